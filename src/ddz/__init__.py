@@ -1,0 +1,47 @@
+"""ddz: a fast, exact rules engine for Dou Dizhu (Fighting the Landlord) and its family.
+
+>>> import ddz
+>>> hand = ddz.Cards.parse("33344456789TJQKA2XD")
+>>> len(ddz.legal_moves(hand))
+85
+>>> [str(m) for m in ddz.legal_moves(hand, last="TT")]
+['pass', 'XD']
+"""
+
+from ddz.cards import RANKS, SYMBOLS, Cards
+from ddz.errors import IllegalMoveError
+from ddz.moves import (
+    LegalMoves,
+    Move,
+    MoveType,
+    beats,
+    classify,
+    is_legal,
+    legal_moves,
+    why_illegal,
+)
+from ddz.rules import CLASSIC, DOUZERO, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CLASSIC",
+    "DOUZERO",
+    "RANKS",
+    "RLCARD",
+    "SYMBOLS",
+    "TWO_PLAYER",
+    "UNO_LANDLORD",
+    "Bidding",
+    "Cards",
+    "IllegalMoveError",
+    "LegalMoves",
+    "Move",
+    "MoveType",
+    "Rules",
+    "beats",
+    "classify",
+    "is_legal",
+    "legal_moves",
+    "why_illegal",
+]

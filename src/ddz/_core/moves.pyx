@@ -1,0 +1,875 @@
+# cython: language_level=3, cdivision=True
+"""The move engine: classify a multiset, compare two moves, enumerate every legal move.
+
+Everything here works on the integers of layout.pxd (cards and move codes) and on a RuleSet
+unpacked from one packed integer. The C-level functions take no Python objects and hold no
+GIL; the ``def`` functions at the end are the boundary: they validate what Python hands in
+(so that nothing a caller passes can crash the core) and convert results.
+"""
+
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, \
+    PyBUF_FORMAT, PyBUF_C_CONTIGUOUS, PyBUF_ANY_CONTIGUOUS
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF
+from libc.stdint cimport uint64_t, int64_t
+from libc.stdlib cimport malloc, free
+
+from ddz._core.layout cimport *
+
+# Option bits, as Python integers for the rules layer.
+OPT_FOUR_WITH_TWO = OPT_FOUR_WITH_TWO_
+OPT_SINGLE_KICKERS_DISTINCT = OPT_SINGLE_KICKERS_DISTINCT_
+OPT_PAIR_KICKERS_DISTINCT = OPT_PAIR_KICKERS_DISTINCT_
+OPT_KICKER_MATCHES_MAIN = OPT_KICKER_MATCHES_MAIN_
+OPT_ROCKET_AS_KICKERS = OPT_ROCKET_AS_KICKERS_
+OPT_QUAD_AS_WINGS = OPT_QUAD_AS_WINGS_
+OPT_TRIO_AS_WINGS = OPT_TRIO_AS_WINGS_
+OPT_MULTIPLE_READINGS = OPT_MULTIPLE_READINGS_
+
+CARDS_MASK = DDZ_CARDS_MASK
+TYPE_SHIFT_ = TYPE_SHIFT
+RANK_SHIFT_ = RANK_SHIFT
+LENGTH_SHIFT_ = LENGTH_SHIFT
+
+# The packed rule integer (what Rules.core_flags holds):
+#   bits  0..11  option bits (OPT_*)
+#   bits 12..35  six 4-bit chain limits: min/max straight, min/max pair straight,
+#                min/max airplane
+#   bits 36..50  ranks removed from the deck (bit i: rank i, 0..14)
+#   bits 51..52  Skip and Reverse cards in the deck, each (0..2)
+cdef enum:
+    LIMITS_SHIFT = 12
+    EXCLUDED_SHIFT = 36
+    ACTIONS_SHIFT = 51
+
+cdef enum:
+    STACK_CODES = 1024   # moves held on the stack before a call falls back to the heap
+
+
+# ---------------------------------------------------------------------------------------
+# Cards: the layout's named functions for the Python layer
+
+cdef unsigned[NUM_DIGITS] DIGIT_LIMITS = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1, 2, 2]
+NUM_SYMBOLS = NUM_DIGITS
+
+
+def pack_counts(object counts):
+    """The card integer of a count vector: 15 counts (rank 3 first, big joker last) or 17
+    (Skip and Reverse after them). Raises ValueError naming a bad entry."""
+    cdef Py_ssize_t n = len(counts), i
+    cdef object value
+    cdef uint64_t cards = 0
+    if n != NUM_RANKS and n != NUM_DIGITS:
+        raise ValueError(f"a count vector has {NUM_RANKS} or {NUM_DIGITS} entries, not {n}")
+    for i in range(n):
+        value = counts[i]
+        if not isinstance(value, int) or not 0 <= value <= DIGIT_LIMITS[i]:
+            raise ValueError(f"count {value!r} at index {i} is not in 0..{DIGIT_LIMITS[i]}")
+        cards |= digit(i, <uint64_t>value)
+    return cards
+
+
+def unpack_counts(uint64_t cards):
+    """The 17 counts of a card integer (rank 3 first, then ... big joker, Skip, Reverse)."""
+    return tuple([count_of(cards, i) for i in range(NUM_DIGITS)])
+
+
+def count_cards(uint64_t cards):
+    """How many cards a card integer holds."""
+    return card_total(cards)
+
+
+def is_valid_cards(uint64_t cards):
+    """Is this integer a card multiset one deck can hold (no digit over its limit)?"""
+    cdef int i
+    if cards & ~DDZ_CARDS_MASK:
+        return False
+    for i in range(NUM_DIGITS):
+        if count_of(cards, i) > DIGIT_LIMITS[i]:
+            return False
+    return True
+
+
+def is_subset_cards(uint64_t part, uint64_t whole):
+    """Does whole hold every card of part?"""
+    return is_subset(part, whole)
+
+
+def add_cards(uint64_t a, uint64_t b):
+    """The union of two card multisets, or -1 if some rank would exceed one deck."""
+    cdef int i
+    for i in range(NUM_DIGITS):
+        if count_of(a, i) + count_of(b, i) > DIGIT_LIMITS[i]:
+            return -1
+    return a + b
+
+
+def code_fields(uint64_t code):
+    """(cards, type, rank, length) of a move code."""
+    return code_cards(code), code_kind(code), code_rank(code), code_length(code)
+
+
+def make_move_code(uint64_t cards, int kind, int rank, int length):
+    """The move code of a reading (not validated: check it with is_reading_code)."""
+    if cards & ~DDZ_CARDS_MASK or not 0 <= kind < NUM_KINDS or not 0 <= rank < 16 \
+            or not 0 <= length < 16:
+        raise ValueError("field out of range for a move code")
+    return make_code(cards, kind, rank, length)
+
+
+# ---------------------------------------------------------------------------------------
+# Rules
+
+def pack_rules(unsigned options, int min_straight, int max_straight, int min_pair_straight,
+               int max_pair_straight, int min_airplane, int max_airplane,
+               unsigned excluded_ranks, unsigned action_cards):
+    """Pack rule options into the integer the core functions take (validated by Rules)."""
+    cdef uint64_t packed = options & 0xFFF
+    cdef int i
+    cdef int limits[6]
+    limits[:] = [min_straight, max_straight, min_pair_straight, max_pair_straight,
+                 min_airplane, max_airplane]
+    for i in range(6):
+        if not 0 <= limits[i] <= 15:
+            raise ValueError("chain limits lie in 0..15")
+        packed |= (<uint64_t>limits[i]) << (LIMITS_SHIFT + 4 * i)
+    if excluded_ranks >= (1 << NUM_RANKS) or action_cards > 2:
+        raise ValueError("excluded ranks or action cards out of range")
+    packed |= (<uint64_t>excluded_ranks) << EXCLUDED_SHIFT
+    packed |= (<uint64_t>action_cards) << ACTIONS_SHIFT
+    return packed
+
+
+cdef void unpack_rules(uint64_t packed, RuleSet* rs) noexcept nogil:
+    cdef int width, rank
+    cdef unsigned excluded = <unsigned>((packed >> EXCLUDED_SHIFT) & 0x7FFF)
+    cdef uint64_t actions = (packed >> ACTIONS_SHIFT) & 3
+    rs.options = <unsigned>(packed & 0xFFF)
+    rs.min_len[0] = rs.max_len[0] = 0
+    for width in range(1, 4):
+        rs.min_len[width] = <int>((packed >> (LIMITS_SHIFT + 8 * (width - 1))) & 15)
+        rs.max_len[width] = <int>((packed >> (LIMITS_SHIFT + 8 * (width - 1) + 4)) & 15)
+    rs.deck = digit(SKIP_CARD, actions) | digit(REVERSE_CARD, actions)
+    for rank in range(NUM_RANKS):
+        if not (excluded >> rank) & 1:
+            rs.deck |= digit(rank, 1 if rank >= SMALL_JOKER else 4)
+
+
+cdef bint hand_fits_deck(uint64_t hand, const RuleSet* rs) noexcept nogil:
+    return is_subset(hand, rs.deck)
+
+
+# ---------------------------------------------------------------------------------------
+# Kicker rules: one place says which kickers a move may carry; classify and generate both
+# ask it, so the two cannot disagree.
+
+cdef inline bint single_kicker_count_ok(unsigned m, bint main_rank, bint airplane,
+                                        const RuleSet* rs) noexcept nogil:
+    """May m single kickers of one rank ride on a move (main_rank: the rank is in the main
+    part)?"""
+    if m == 0:
+        return True
+    if main_rank and not (rs.options & OPT_KICKER_MATCHES_MAIN_):
+        return False
+    if m == 1:
+        return True
+    if rs.options & OPT_SINGLE_KICKERS_DISTINCT_:
+        return False
+    if m == 2:
+        return True
+    if m == 3:
+        return airplane and (rs.options & OPT_TRIO_AS_WINGS_) != 0
+    return m == 4 and airplane and (rs.options & OPT_QUAD_AS_WINGS_) != 0
+
+
+cdef inline bint pair_kicker_count_ok(unsigned pairs, const RuleSet* rs) noexcept nogil:
+    """May this many pair kickers of one rank ride on a move?"""
+    return pairs <= 1 or (pairs == 2 and not (rs.options & OPT_PAIR_KICKERS_DISTINCT_))
+
+
+cdef inline bint rocket_rule_ok(uint64_t kickers, const RuleSet* rs) noexcept nogil:
+    return (rs.options & OPT_ROCKET_AS_KICKERS_) != 0 or \
+        count_of(kickers, SMALL_JOKER) == 0 or count_of(kickers, BIG_JOKER) == 0
+
+
+cdef bint single_kickers_ok(uint64_t kickers, unsigned main_ranks, bint airplane,
+                            const RuleSet* rs) noexcept nogil:
+    cdef int rank
+    if count_of(kickers, SKIP_CARD) or count_of(kickers, REVERSE_CARD):
+        return False
+    for rank in range(NUM_RANKS):
+        if not single_kicker_count_ok(count_of(kickers, rank), (main_ranks >> rank) & 1,
+                                      airplane, rs):
+            return False
+    return rocket_rule_ok(kickers, rs)
+
+
+cdef bint pair_kickers_ok(uint64_t kickers, unsigned main_ranks, const RuleSet* rs) noexcept nogil:
+    cdef int rank
+    cdef unsigned m
+    if kickers >> (3 * SMALL_JOKER):     # jokers and action cards never pair
+        return False
+    for rank in range(TWO + 1):
+        m = count_of(kickers, rank)
+        if m == 0:
+            continue
+        if m & 1 or (main_ranks >> rank) & 1 or not pair_kicker_count_ok(m // 2, rs):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------
+# Comparison
+
+cdef bint beats(uint64_t move, uint64_t table) noexcept nogil:
+    cdef int kind = code_kind(move)
+    cdef int table_kind = code_kind(table)
+    if kind == PASS or kind == SKIP or kind == REVERSE:
+        return False
+    if kind == ROCKET:
+        return table_kind != ROCKET
+    if table_kind == ROCKET:
+        return False
+    if kind == BOMB:
+        return table_kind != BOMB or code_rank(move) > code_rank(table)
+    if table_kind == BOMB:
+        return False
+    return (kind == table_kind and code_length(move) == code_length(table)
+            and code_rank(move) > code_rank(table))
+
+
+# ---------------------------------------------------------------------------------------
+# Classification: every reading of one multiset
+
+cdef inline void emit(Sink* sink, uint64_t code) noexcept nogil:
+    if sink.n < sink.cap:
+        sink.out[sink.n] = code
+    sink.n += 1
+
+
+cdef inline uint64_t chain_cards(int low, int length, uint64_t width) noexcept nogil:
+    cdef uint64_t cards = 0
+    cdef int rank
+    for rank in range(low, low + length):
+        cards |= digit(rank, width)
+    return cards
+
+
+cdef inline unsigned chain_ranks(int low, int length) noexcept nogil:
+    return ((1u << length) - 1) << low
+
+
+cdef int plain_chain_length(uint64_t cards, unsigned width, int total) noexcept nogil:
+    """The length of cards as a chain of `width`-of-a-rank, or 0 if it is not one."""
+    cdef int rank, low = -1, length = 0
+    cdef unsigned m
+    if total % width:
+        return 0
+    for rank in range(NUM_DIGITS):
+        m = count_of(cards, rank)
+        if m == 0:
+            continue
+        if m != width or rank > ACE or (low >= 0 and rank != low + length):
+            return 0
+        if low < 0:
+            low = rank
+        length += 1
+    return length
+
+
+cdef void classify_winged(uint64_t cards, int total, const RuleSet* rs, Sink* sink) noexcept nogil:
+    """Airplanes with single or pair wings."""
+    cdef int length, low, rank
+    cdef uint64_t body, wings
+    cdef bint ok
+    for length in range(max(rs.min_len[3], 2), rs.max_len[3] + 1):
+        if total != 4 * length and total != 5 * length:
+            continue
+        for low in range(0, ACE - length + 2):
+            ok = True
+            for rank in range(low, low + length):
+                if count_of(cards, rank) < 3:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            body = chain_cards(low, length, 3)
+            wings = cards - body
+            if total == 4 * length:
+                if single_kickers_ok(wings, chain_ranks(low, length), True, rs):
+                    emit(sink, make_code(cards, AIRPLANE_SINGLES, low + length - 1, length))
+            elif pair_kickers_ok(wings, chain_ranks(low, length), rs):
+                emit(sink, make_code(cards, AIRPLANE_PAIRS, low + length - 1, length))
+
+
+cdef void classify_all(uint64_t cards, const RuleSet* rs, Sink* sink) noexcept nogil:
+    """Every reading of cards, in MoveType order, each type by rising rank."""
+    cdef int total = card_total(cards)
+    cdef int rank, length, quad = -1
+    cdef unsigned m
+    if total == 0 or not is_subset(cards, rs.deck):
+        return
+    if count_of(cards, SKIP_CARD) or count_of(cards, REVERSE_CARD):
+        if total == 1:
+            emit(sink, make_code(cards, SKIP if count_of(cards, SKIP_CARD) else REVERSE, 0, 1))
+        return
+    for rank in range(NUM_RANKS):
+        if count_of(cards, rank) == 4:
+            quad = rank
+    if total <= 4:
+        for rank in range(NUM_RANKS):
+            m = count_of(cards, rank)
+            if m == <unsigned>total and total <= 3 and (total == 1 or rank <= TWO):
+                emit(sink, make_code(cards, SINGLE + total - 1, rank, 1))
+    if total == 4:
+        for rank in range(TWO + 1):
+            m = count_of(cards, rank)
+            if m == 3 or (m == 4 and rs.options & OPT_KICKER_MATCHES_MAIN_):
+                emit(sink, make_code(cards, TRIO_SINGLE, rank, 1))
+    if total == 5:
+        for rank in range(TWO + 1):
+            if count_of(cards, rank) == 3:
+                if pair_kickers_ok(cards - digit(rank, 3), 1u << rank, rs):
+                    emit(sink, make_code(cards, TRIO_PAIR, rank, 1))
+    for m in range(1, 4):
+        length = plain_chain_length(cards, m, total)
+        if rs.min_len[m] <= length <= rs.max_len[m] and length > 0:
+            # the chain's top rank is its highest digit
+            for rank in range(ACE, -1, -1):
+                if count_of(cards, rank):
+                    break
+            emit(sink, make_code(cards, STRAIGHT + <int>m - 1, rank, length))
+    if total >= 8:
+        classify_winged(cards, total, rs, sink)
+    if quad >= 0 and rs.options & OPT_FOUR_WITH_TWO_:
+        if total == 6 and single_kickers_ok(cards - digit(quad, 4), 1u << quad, False, rs):
+            emit(sink, make_code(cards, FOUR_TWO_SINGLES, quad, 1))
+        if total == 8 and pair_kickers_ok(cards - digit(quad, 4), 1u << quad, rs):
+            emit(sink, make_code(cards, FOUR_TWO_PAIRS, quad, 1))
+    if total == 4 and quad >= 0:
+        emit(sink, make_code(cards, BOMB, quad, 1))
+    if total == 2 and count_of(cards, SMALL_JOKER) and count_of(cards, BIG_JOKER):
+        emit(sink, make_code(cards, ROCKET, BIG_JOKER, 1))
+
+
+cdef void classify(uint64_t cards, const RuleSet* rs, Sink* sink) noexcept nogil:
+    """Every reading of cards under the rules; with single readings, only the first."""
+    cdef Sink all_readings
+    cdef uint64_t buffer[16]
+    if rs.options & OPT_MULTIPLE_READINGS_:
+        classify_all(cards, rs, sink)
+        return
+    all_readings.out = buffer
+    all_readings.cap = 16
+    all_readings.n = 0
+    classify_all(cards, rs, &all_readings)
+    if all_readings.n:
+        emit(sink, buffer[0])
+
+
+cdef uint64_t first_reading(uint64_t cards, const RuleSet* rs) noexcept nogil:
+    cdef uint64_t buffer[1]
+    cdef Sink sink
+    sink.out = buffer
+    sink.cap = 1
+    sink.n = 0
+    classify_all(cards, rs, &sink)
+    return buffer[0] if sink.n else 0
+
+
+cdef bint is_reading(uint64_t code, const RuleSet* rs) noexcept nogil:
+    """Is code one of the readings its own cards have under the rules?"""
+    cdef uint64_t buffer[16]
+    cdef Sink sink
+    cdef Py_ssize_t i
+    if code == 0:
+        return True
+    if not (rs.options & OPT_MULTIPLE_READINGS_):
+        return first_reading(code_cards(code), rs) == code
+    sink.out = buffer
+    sink.cap = 16
+    sink.n = 0
+    classify_all(code_cards(code), rs, &sink)
+    for i in range(min(sink.n, 16)):
+        if buffer[i] == code:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------
+# Generation
+
+ctypedef struct Hand:
+    uint64_t cards
+    int total
+    unsigned has[5]      # has[k]: bit r set when rank r (0..14) is held at least k times
+
+
+cdef inline void load_hand(Hand* hand, uint64_t cards) noexcept nogil:
+    cdef int rank, k
+    cdef unsigned m
+    hand.cards = cards
+    hand.total = card_total(cards)
+    for k in range(5):
+        hand.has[k] = 0
+    for rank in range(NUM_RANKS):
+        m = count_of(cards, rank)
+        for k in range(1, m + 1):
+            hand.has[k] |= 1u << rank
+
+
+ctypedef struct Kickers:
+    # What a kicker enumeration is filling in: a main part and the kickers still needed.
+    uint64_t main_code       # type, rank, length and the main part's cards
+    uint64_t available       # cards the kickers may come from (hand minus main part)
+    unsigned main_ranks
+    bint airplane
+
+
+cdef void single_kickers(Sink* sink, const Kickers* k, const RuleSet* rs, int rank,
+                         int need, uint64_t chosen) noexcept nogil:
+    """Every multiset of `need` single kickers from ranks >= rank, emitted with the main part."""
+    cdef unsigned m, top
+    if need == 0:
+        if rocket_rule_ok(chosen, rs):
+            emit(sink, k.main_code + chosen)
+        return
+    if rank >= NUM_RANKS:
+        return
+    top = count_of(k.available, rank)
+    if top > <unsigned>need:
+        top = need
+    for m in range(top, -1, -1):
+        if single_kicker_count_ok(m, (k.main_ranks >> rank) & 1, k.airplane, rs):
+            single_kickers(sink, k, rs, rank + 1, need - m, chosen + digit(rank, m))
+
+
+cdef void pair_kickers(Sink* sink, const Kickers* k, const RuleSet* rs, int rank,
+                       int need, uint64_t chosen) noexcept nogil:
+    """Every multiset of `need` pair kickers from ranks >= rank (jokers never pair)."""
+    cdef unsigned pairs, top
+    if need == 0:
+        emit(sink, k.main_code + chosen)
+        return
+    if rank > TWO:
+        return
+    top = count_of(k.available, rank) // 2
+    if (k.main_ranks >> rank) & 1:
+        top = 0
+    if top > <unsigned>need:
+        top = need
+    for pairs in range(top, -1, -1):
+        if pair_kicker_count_ok(pairs, rs):
+            pair_kickers(sink, k, rs, rank + 1, need - pairs, chosen + digit(rank, 2 * pairs))
+
+
+cdef void gen_sets(Sink* sink, const Hand* hand, int width, int kind, int above) noexcept nogil:
+    """Singles, pairs, trios or bombs ranked above `above`."""
+    cdef int rank, last = NUM_RANKS - 1 if width == 1 else TWO
+    for rank in range(above + 1, last + 1):
+        if (hand.has[width] >> rank) & 1:
+            emit(sink, make_code(digit(rank, width), kind, rank, 1))
+
+
+cdef void gen_trio_kickers(Sink* sink, const Hand* hand, const RuleSet* rs, int kind,
+                           int above) noexcept nogil:
+    cdef Kickers k
+    cdef int rank
+    k.airplane = False
+    for rank in range(above + 1, TWO + 1):
+        if not (hand.has[3] >> rank) & 1:
+            continue
+        k.main_code = make_code(digit(rank, 3), kind, rank, 1)
+        k.available = hand.cards - digit(rank, 3)
+        k.main_ranks = 1u << rank
+        if kind == TRIO_SINGLE:
+            single_kickers(sink, &k, rs, 0, 1, 0)
+        else:
+            pair_kickers(sink, &k, rs, 0, 1, 0)
+
+
+cdef void gen_four_two(Sink* sink, const Hand* hand, const RuleSet* rs, int kind,
+                       int above) noexcept nogil:
+    cdef Kickers k
+    cdef int rank
+    if not (rs.options & OPT_FOUR_WITH_TWO_):
+        return
+    k.airplane = False
+    for rank in range(above + 1, TWO + 1):
+        if not (hand.has[4] >> rank) & 1:
+            continue
+        k.main_code = make_code(digit(rank, 4), kind, rank, 1)
+        k.available = hand.cards - digit(rank, 4)
+        k.main_ranks = 1u << rank
+        if kind == FOUR_TWO_SINGLES:
+            single_kickers(sink, &k, rs, 0, 2, 0)
+        else:
+            pair_kickers(sink, &k, rs, 0, 2, 0)
+
+
+cdef void gen_chains(Sink* sink, const Hand* hand, const RuleSet* rs, int width, int kind,
+                     int above, int only_length) noexcept nogil:
+    """Chains of `width` cards a rank; with only_length, just that length, topping above."""
+    cdef int low, length, top
+    cdef int shortest = rs.min_len[width], longest = rs.max_len[width]
+    cdef unsigned held = hand.has[width]
+    cdef uint64_t cards
+    cdef Kickers k
+    if only_length:
+        shortest = longest = only_length
+    for low in range(0, ACE + 1):
+        cards = 0
+        for length in range(1, longest + 1):
+            top = low + length - 1
+            if top > ACE or not (held >> top) & 1:
+                break
+            cards |= digit(top, width)
+            if length < shortest or top <= above:
+                continue
+            if kind == STRAIGHT or kind == PAIR_STRAIGHT or kind == AIRPLANE:
+                emit(sink, make_code(cards, kind, top, length))
+                continue
+            # airplanes with wings: a chain of trios plus one wing a trio
+            if hand.total < (4 if kind == AIRPLANE_SINGLES else 5) * length:
+                continue
+            k.main_code = make_code(cards, kind, top, length)
+            k.available = hand.cards - cards
+            k.main_ranks = chain_ranks(low, length)
+            k.airplane = True
+            if kind == AIRPLANE_SINGLES:
+                single_kickers(sink, &k, rs, 0, length, 0)
+            else:
+                pair_kickers(sink, &k, rs, 0, length, 0)
+
+
+cdef void gen_kind(Sink* sink, const Hand* hand, const RuleSet* rs, int kind, int above,
+                   int only_length) noexcept nogil:
+    """Every move of one type in the hand whose main rank is above `above`."""
+    if kind == SINGLE:
+        gen_sets(sink, hand, 1, SINGLE, above)
+    elif kind == PAIR:
+        gen_sets(sink, hand, 2, PAIR, above)
+    elif kind == TRIO:
+        gen_sets(sink, hand, 3, TRIO, above)
+    elif kind == TRIO_SINGLE or kind == TRIO_PAIR:
+        gen_trio_kickers(sink, hand, rs, kind, above)
+    elif kind == STRAIGHT:
+        gen_chains(sink, hand, rs, 1, kind, above, only_length)
+    elif kind == PAIR_STRAIGHT:
+        gen_chains(sink, hand, rs, 2, kind, above, only_length)
+    elif kind == AIRPLANE or kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS:
+        gen_chains(sink, hand, rs, 3, kind, above, only_length)
+    elif kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
+        gen_four_two(sink, hand, rs, kind, above)
+    elif kind == BOMB:
+        gen_sets(sink, hand, 4, BOMB, above)
+    elif kind == ROCKET:
+        if (hand.has[1] >> SMALL_JOKER) & 1 and (hand.has[1] >> BIG_JOKER) & 1:
+            emit(sink, make_code(digit(SMALL_JOKER, 1) | digit(BIG_JOKER, 1), ROCKET,
+                                 BIG_JOKER, 1))
+    elif kind == SKIP or kind == REVERSE:
+        if count_of(hand.cards, SKIP_CARD if kind == SKIP else REVERSE_CARD):
+            emit(sink, make_code(digit(SKIP_CARD if kind == SKIP else REVERSE_CARD, 1),
+                                 kind, 0, 1))
+
+
+cdef inline bint may_be_ambiguous(int kind) noexcept nogil:
+    """Types whose cards can have a second reading (so single-reading rules filter them)."""
+    return (kind == TRIO_SINGLE or kind == AIRPLANE or kind == AIRPLANE_SINGLES
+            or kind == AIRPLANE_PAIRS or kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS
+            or kind == BOMB)
+
+
+cdef void generate(uint64_t hand_cards, uint64_t table, const RuleSet* rs,
+                   Sink* sink) noexcept nogil:
+    """Every legal move: leads when table is 0 (the pass), else the answers to table (the
+    pass first). table must be a reading under rs; hand_cards must fit the deck."""
+    cdef Hand hand
+    cdef int kind, table_kind
+    cdef Py_ssize_t start = sink.n, i, kept
+    cdef uint64_t code
+    load_hand(&hand, hand_cards)
+    if table == 0:
+        for kind in range(SINGLE, NUM_KINDS):
+            gen_kind(sink, &hand, rs, kind, -1, 0)
+    else:
+        emit(sink, 0)
+        table_kind = code_kind(table)
+        if table_kind != BOMB and table_kind != ROCKET:
+            gen_kind(sink, &hand, rs, table_kind, code_rank(table), code_length(table))
+        if table_kind != ROCKET:
+            gen_kind(sink, &hand, rs, BOMB, code_rank(table) if table_kind == BOMB else -1, 0)
+            gen_kind(sink, &hand, rs, ROCKET, -1, 0)
+        gen_kind(sink, &hand, rs, SKIP, -1, 0)
+        gen_kind(sink, &hand, rs, REVERSE, -1, 0)
+    if rs.options & OPT_MULTIPLE_READINGS_ or sink.n > sink.cap:
+        return                                   # nothing to filter, or not all written
+    kept = start
+    for i in range(start, sink.n):
+        code = sink.out[i]
+        if may_be_ambiguous(code_kind(code)) and first_reading(code_cards(code), rs) != code:
+            continue
+        sink.out[kept] = code
+        kept += 1
+    sink.n = kept
+
+
+# Why a move is not legal (legality's answer; 0 = legal).
+cdef enum:
+    LEGAL = 0
+    NOT_A_READING = 1
+    NOT_IN_HAND = 2
+    LEADER_CANNOT_PASS = 3
+    DOES_NOT_BEAT = 4
+
+cdef int legality(uint64_t hand, uint64_t move, uint64_t table, bint leading,
+                  const RuleSet* rs) noexcept nogil:
+    if move == 0:
+        return LEADER_CANNOT_PASS if leading else LEGAL
+    if not is_reading(move, rs):
+        return NOT_A_READING
+    if not is_subset(code_cards(move), hand):
+        return NOT_IN_HAND
+    if leading or code_kind(move) == SKIP or code_kind(move) == REVERSE:
+        return LEGAL
+    return LEGAL if beats(move, table) else DOES_NOT_BEAT
+
+
+# ---------------------------------------------------------------------------------------
+# The Python boundary
+
+cdef class MoveBase:
+    """The native half of ddz.Move: one move code (layout.pxd). Immutable; equal codes are
+    equal moves."""
+
+    def __eq__(self, other):
+        if isinstance(other, MoveBase):
+            return self.code == (<MoveBase>other).code
+        return NotImplemented
+
+    def __ne__(self, other):
+        if isinstance(other, MoveBase):
+            return self.code != (<MoveBase>other).code
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self.code)
+
+
+cdef RuleSet checked_rules(uint64_t packed) except *:
+    cdef RuleSet rs
+    cdef int width
+    unpack_rules(packed, &rs)
+    for width in range(1, 4):
+        if not 1 <= rs.min_len[width] <= rs.max_len[width] <= ACE + 1:
+            raise ValueError(f"packed rules {packed:#x} have impossible chain limits")
+    return rs
+
+
+cdef inline int check_hand(uint64_t hand, const RuleSet* rs) except -1:
+    if not is_subset(hand, rs.deck):
+        raise ValueError(f"hand {hand:#o} holds cards these rules' deck does not have")
+    return 0
+
+
+cdef inline int check_table(uint64_t table, const RuleSet* rs) except -1:
+    cdef int kind = code_kind(table)
+    if table == 0:
+        return 0
+    if kind == SKIP or kind == REVERSE:
+        raise ValueError("an action card is never the table's move")
+    if not is_reading(table, rs):
+        raise ValueError(f"move code {table:#x} is not a move under these rules")
+    return 0
+
+
+cdef list codes_to_moves(const uint64_t* codes, Py_ssize_t n, type cls):
+    cdef list result = PyList_New(n)
+    cdef Py_ssize_t i
+    cdef object move
+    if not issubclass(cls, MoveBase):
+        raise TypeError("cls must be a subclass of MoveBase")
+    for i in range(n):
+        # tp_new straight away: the cheapest way to a fresh instance of a subclass
+        move = (<PyTypeObject*>cls).tp_new(cls, <PyObject*>NO_ARGS, NULL)
+        (<MoveBase>move).code = codes[i]
+        Py_INCREF(move)
+        PyList_SET_ITEM(result, i, move)
+    return result
+
+
+cdef tuple NO_ARGS = ()
+
+
+def new_move(type cls, uint64_t code):
+    """A new instance of cls (a MoveBase subclass) holding code (not validated)."""
+    if not issubclass(cls, MoveBase):
+        raise TypeError("cls must be a subclass of MoveBase")
+    cdef object move = (<PyTypeObject*>cls).tp_new(cls, <PyObject*>NO_ARGS, NULL)
+    (<MoveBase>move).code = code
+    return move
+
+
+cdef list run_to_moves(uint64_t cards, uint64_t table, const RuleSet* rs, type cls,
+                       bint classifying):
+    """Generate (or classify) into a stack buffer, falling back to the heap when it is full."""
+    cdef uint64_t stack[STACK_CODES]
+    cdef uint64_t* heap = NULL
+    cdef Sink sink
+    sink.out = stack
+    sink.cap = STACK_CODES
+    sink.n = 0
+    if classifying:
+        classify(cards, rs, &sink)
+    else:
+        generate(cards, table, rs, &sink)
+    if sink.n <= STACK_CODES:
+        return codes_to_moves(stack, sink.n, cls)
+    heap = <uint64_t*>malloc(sink.n * sizeof(uint64_t))
+    if heap == NULL:
+        raise MemoryError()
+    try:
+        sink.out = heap
+        sink.cap = sink.n
+        sink.n = 0
+        generate(cards, table, rs, &sink)
+        return codes_to_moves(heap, sink.n, cls)
+    finally:
+        free(heap)
+
+
+def legal_moves(uint64_t hand, uint64_t table, uint64_t rules, type cls):
+    """Every legal move as a list of cls (a MoveBase subclass): leads when table is 0."""
+    cdef RuleSet rs = checked_rules(rules)
+    check_hand(hand, &rs)
+    check_table(table, &rs)
+    return run_to_moves(hand, table, &rs, cls, False)
+
+
+def count_moves(uint64_t hand, uint64_t table, uint64_t rules):
+    """How many legal moves legal_moves would return, without building them."""
+    cdef RuleSet rs = checked_rules(rules)
+    cdef Sink sink
+    check_hand(hand, &rs)
+    check_table(table, &rs)
+    sink.out = NULL
+    sink.cap = 0
+    sink.n = 0
+    if rs.options & OPT_MULTIPLE_READINGS_:
+        generate(hand, table, &rs, &sink)
+        return sink.n
+    return len(run_to_moves(hand, table, &rs, MoveBase, False))
+
+
+def classify_cards(uint64_t cards, uint64_t rules, type cls):
+    """Every reading of cards under the rules, as a list of cls ([] when none)."""
+    cdef RuleSet rs = checked_rules(rules)
+    if cards & ~DDZ_CARDS_MASK:
+        raise ValueError("not a card multiset")
+    return run_to_moves(cards, 0, &rs, cls, True)
+
+
+def move_beats(uint64_t move, uint64_t table):
+    """Does move beat table? (table must be a combination, not a pass or an action card.)"""
+    return beats(move, table)
+
+
+def is_reading_code(uint64_t code, uint64_t rules):
+    """Is code a well-formed move under the rules (one of its cards' readings)?"""
+    cdef RuleSet rs = checked_rules(rules)
+    return is_reading(code, &rs)
+
+
+def legality_code(uint64_t hand, uint64_t move, uint64_t table, uint64_t rules):
+    """0 if move is legal from hand on table (0: leading), else a reason: 1 not a move
+    under the rules, 2 not in the hand, 3 the leader cannot pass, 4 does not beat."""
+    cdef RuleSet rs = checked_rules(rules)
+    check_hand(hand, &rs)
+    check_table(table, &rs)
+    return legality(hand, move, table, table == 0, &rs)
+
+
+cdef int get_codes(object array, Py_buffer* view, bint writable, int itemsize) except -1:
+    cdef int flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS
+    cdef bytes fmt
+    if writable:
+        flags |= PyBUF_WRITABLE
+    PyObject_GetBuffer(array, view, flags)
+    fmt = view.format.lstrip(b"<=@") if view.format != NULL else b"B"
+    if view.itemsize != itemsize or view.ndim != 1 or fmt not in (b"Q", b"L", b"q", b"l"):
+        PyBuffer_Release(view)
+        raise TypeError(f"expected a contiguous one-dimensional array of "
+                        f"{itemsize * 8}-bit integers")
+    return 0
+
+
+def moves_into(uint64_t hand, uint64_t table, uint64_t rules, object out):
+    """Write the legal move codes of one hand into out (a writable uint64 array).
+
+    Returns how many moves there are. A result larger than len(out) means out was too
+    small (only len(out) codes were written): call again with at least that much room.
+    """
+    cdef RuleSet rs = checked_rules(rules)
+    cdef Py_buffer view
+    cdef Sink sink
+    check_hand(hand, &rs)
+    check_table(table, &rs)
+    get_codes(out, &view, True, 8)
+    sink.out = <uint64_t*>view.buf
+    sink.cap = view.shape[0]
+    sink.n = 0
+    with nogil:
+        generate(hand, table, &rs, &sink)
+    PyBuffer_Release(&view)
+    return sink.n
+
+
+def moves_batch(object hands, object tables, uint64_t rules, object out, object offsets):
+    """Legal moves of many hands in one call, the loop in C without the GIL.
+
+    hands, tables: 64-bit integer arrays of equal length n (a table of 0 means leading);
+    out: a writable 64-bit array; offsets: a writable 64-bit array of n + 1 entries.
+    The moves of hand i land in out[offsets[i]:offsets[i + 1]]. Returns the total number of
+    moves. A result larger than len(out) means out was too small: call again with at least
+    that much room (out and offsets then hold nothing useful).
+    """
+    cdef RuleSet rs = checked_rules(rules)
+    cdef Py_buffer views[4]
+    cdef int acquired = 0
+    cdef Py_ssize_t i, n, bad = -1
+    cdef const uint64_t* hand_codes
+    cdef const uint64_t* table_codes
+    cdef int64_t* starts
+    cdef Sink sink
+    try:
+        for array, writable in ((hands, False), (tables, False), (out, True), (offsets, True)):
+            get_codes(array, &views[acquired], writable, 8)
+            acquired += 1
+        n = views[0].shape[0]
+        if views[1].shape[0] != n or views[3].shape[0] != n + 1:
+            raise ValueError("hands and tables need the same length, offsets one more")
+        hand_codes = <const uint64_t*>views[0].buf
+        table_codes = <const uint64_t*>views[1].buf
+        starts = <int64_t*>views[3].buf
+        sink.out = <uint64_t*>views[2].buf
+        sink.cap = views[2].shape[0]
+        sink.n = 0
+        with nogil:
+            for i in range(n):
+                starts[i] = sink.n
+                if (not is_subset(hand_codes[i], rs.deck)
+                        or code_kind(table_codes[i]) == SKIP
+                        or code_kind(table_codes[i]) == REVERSE
+                        or not is_reading(table_codes[i], &rs)):
+                    bad = i
+                    break
+                generate(hand_codes[i], table_codes[i], &rs, &sink)
+            starts[n] = sink.n
+        if bad >= 0:
+            raise ValueError(f"row {bad}: the hand does not fit the deck, or the table is not "
+                             f"a combination under these rules")
+        return sink.n
+    finally:
+        for i in range(acquired):
+            PyBuffer_Release(&views[i])

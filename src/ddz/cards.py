@@ -1,0 +1,240 @@
+"""Cards: an immutable multiset of Dou Dizhu cards, and the card notation.
+
+One character a card, low to high: ``3456789TJQKA2``, small joker ``X``, big joker ``D``,
+and Uno the Landlord's action cards Skip ``S`` and Reverse ``V``. Suits never matter.
+
+>>> from ddz import Cards
+>>> hand = Cards.parse("3 4 4 10 j Q k a 2 B R")
+>>> str(hand)
+'344TJQKA2XD'
+>>> len(hand), hand.count("4"), "XD" in hand
+(11, 2, True)
+>>> str(hand - Cards("XD") + Cards("44"))
+'34444TJQKA2'
+>>> Cards.parse("3h 3d 10s")          # suit letters after a rank, in a token of their own
+Cards('33T')
+>>> Cards.parse("333334")
+Traceback (most recent call last):
+...
+ValueError: five 3s at position 4 in '333334': a deck holds at most four
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TypeAlias
+
+from ddz._core import moves as _core
+
+__all__ = ["RANKS", "SYMBOLS", "Cards", "CardsLike"]
+
+RANKS = "3456789TJQKA2XD"
+"""The 15 ranks that form combinations, low to high (rank index 0 is the 3)."""
+
+SYMBOLS = RANKS + "SV"
+"""Every card symbol in canonical order: the ranks, then Skip and Reverse."""
+
+_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2",
+          "small joker", "big joker", "Skip", "Reverse")
+_LIMITS = (4,) * 13 + (1, 1, 2, 2)
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+_SEPARATORS = frozenset(" \t\r\n,;-/|")
+_SUIT_SYMBOLS = frozenset("♠♥♦♣♤♡♢♧")
+_SUIT_LETTERS = frozenset("shdc")
+# Every accepted single character, upper-cased, to its digit.
+_ALIASES = {symbol: index for index, symbol in enumerate(SYMBOLS)}
+_ALIASES.update({"B": 13, "R": 14})
+
+CardsLike: TypeAlias = "Cards | str"
+
+
+class Cards:
+    """An immutable, hashable multiset of cards.
+
+    Build one with :meth:`parse` (or ``Cards(text)``), :meth:`from_counts` or
+    :meth:`from_mask`. ``+`` and ``-`` combine multisets, ``<=`` tests for a subset and
+    ``in`` asks whether cards are held; iteration yields one symbol a card, low to high.
+    """
+
+    __slots__ = ("_mask",)
+    _mask: int
+
+    def __init__(self, cards: CardsLike = "") -> None:
+        self._mask = cards._mask if isinstance(cards, Cards) else Cards.parse(cards)._mask
+
+    @classmethod
+    def parse(cls, text: str) -> Cards:
+        """Read cards in the notation (``10``, lower case, ``B``/``R`` jokers, separators and
+        suit-qualified cards such as ``10h`` or ``3♠`` are accepted)."""
+        if not isinstance(text, str):
+            raise TypeError(f"cards are parsed from a string, not {type(text).__name__}")
+        counts = [0] * len(SYMBOLS)
+        for index, position in _read_cards(text):
+            counts[index] += 1
+            if counts[index] > _LIMITS[index]:
+                raise ValueError(
+                    f"{_NUMBER_WORDS[counts[index]]} {_NAMES[index]}s at position {position} "
+                    f"in {text!r}: a deck holds at most {_NUMBER_WORDS[_LIMITS[index]]}"
+                )
+        return cls._of(_core.pack_counts(counts))
+
+    @classmethod
+    def from_counts(cls, counts: Iterable[int]) -> Cards:
+        """Cards from 15 counts (rank 3 first, big joker last) or 17 (then Skip, Reverse)."""
+        return cls._of(_core.pack_counts(list(counts)))
+
+    @classmethod
+    def from_mask(cls, mask: int) -> Cards:
+        """Cards from the core's card integer (see ``docs/layout.md``)."""
+        if not isinstance(mask, int) or mask < 0 or not _core.is_valid_cards(mask):
+            raise ValueError(f"{mask!r} is not a card mask")
+        return cls._of(mask)
+
+    @classmethod
+    def _of(cls, mask: int) -> Cards:
+        cards = object.__new__(cls)
+        cards._mask = mask
+        return cards
+
+    @property
+    def mask(self) -> int:
+        """The core's card integer: one octal digit a rank (``docs/layout.md``)."""
+        return self._mask
+
+    def counts(self, *, actions: bool = False) -> tuple[int, ...]:
+        """Count of each rank, 3 first, big joker last (15 entries; 17 with ``actions``,
+        Skip and Reverse last)."""
+        counts: tuple[int, ...] = _core.unpack_counts(self._mask)
+        return counts if actions else counts[:15]
+
+    def count(self, card: str) -> int:
+        """How many of one card (any notation for one card: ``"10"``, ``"B"``, ``"S"``)."""
+        cards = _read_one(card)
+        return int(_core.unpack_counts(self._mask)[cards])
+
+    def issubset(self, other: CardsLike) -> bool:
+        """Does ``other`` hold every card of this multiset?"""
+        return bool(_core.is_subset_cards(self._mask, _coerce(other)._mask))
+
+    def __len__(self) -> int:
+        return int(_core.count_cards(self._mask))
+
+    def __bool__(self) -> bool:
+        return self._mask != 0
+
+    def __iter__(self) -> Iterator[str]:
+        for symbol, count in zip(SYMBOLS, _core.unpack_counts(self._mask)):
+            for _ in range(count):
+                yield symbol
+
+    def __contains__(self, cards: object) -> bool:
+        if not isinstance(cards, (Cards, str)):
+            return False
+        part = _coerce(cards)
+        return bool(part) and part.issubset(self)
+
+    def __add__(self, other: CardsLike) -> Cards:
+        total = _core.add_cards(self._mask, _coerce(other)._mask)
+        if total < 0:
+            raise ValueError(f"{self} + {other}: more of a card than one deck holds")
+        return Cards._of(total)
+
+    def __sub__(self, other: CardsLike) -> Cards:
+        part = _coerce(other)
+        if not part.issubset(self):
+            raise ValueError(f"{self} - {part}: {part} is not part of {self}")
+        return Cards._of(self._mask - part._mask)
+
+    def __le__(self, other: Cards) -> bool:
+        return self.issubset(other) if isinstance(other, Cards) else NotImplemented
+
+    def __lt__(self, other: Cards) -> bool:
+        return self != other and self <= other if isinstance(other, Cards) else NotImplemented
+
+    def __ge__(self, other: Cards) -> bool:
+        return other.issubset(self) if isinstance(other, Cards) else NotImplemented
+
+    def __gt__(self, other: Cards) -> bool:
+        return self != other and self >= other if isinstance(other, Cards) else NotImplemented
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cards) and self._mask == other._mask
+
+    def __hash__(self) -> int:
+        return hash(self._mask)
+
+    def __str__(self) -> str:
+        return "".join(self)
+
+    def __repr__(self) -> str:
+        return f"Cards({str(self)!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Cards.from_mask, (self._mask,))
+
+
+def _coerce(cards: CardsLike) -> Cards:
+    if isinstance(cards, Cards):
+        return cards
+    if isinstance(cards, str):
+        return Cards.parse(cards)
+    raise TypeError(f"expected Cards or a card string, not {type(cards).__name__}")
+
+
+def _read_one(card: str) -> int:
+    cards = list(_read_cards(card))
+    if len(cards) != 1:
+        raise ValueError(f"{card!r} is not one card")
+    return cards[0][0]
+
+
+def _read_cards(text: str) -> Iterator[tuple[int, int]]:
+    """(digit, position) for every card in text; raises ValueError at the first bad one."""
+    position = 0
+    length = len(text)
+    while position < length:
+        char = text[position]
+        if char in _SEPARATORS:
+            position += 1
+            continue
+        end = position
+        while end < length and text[end] not in _SEPARATORS:
+            end += 1
+        yield from _read_token(text, position, end)
+        position = end
+
+
+def _read_token(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    token = text[start:end]
+    # A rank followed by a lower-case suit letter, alone in its token: "10h", "Qs", "3d".
+    rank_text = token[:-1]
+    if len(token) >= 2 and token[-1] in _SUIT_LETTERS and rank_text.upper() in _RANK_TOKENS:
+        yield _RANK_TOKENS[rank_text.upper()], start
+        return
+    position = start
+    previous_was_rank = False
+    while position < end:
+        char = text[position]
+        if char in _SUIT_SYMBOLS:
+            if not previous_was_rank:
+                raise ValueError(
+                    f"suit {char!r} at position {position} in {text!r} follows no rank"
+                )
+            previous_was_rank = False
+            position += 1
+            continue
+        if char == "1" and text[position + 1 : position + 2] == "0":
+            yield 7, position
+            position += 2
+            previous_was_rank = True
+            continue
+        index = _ALIASES.get(char.upper())
+        if index is None:
+            raise ValueError(f"unknown card {char!r} at position {position} in {text!r}")
+        yield index, position
+        previous_was_rank = index < 13
+        position += 1
+
+
+_RANK_TOKENS = {symbol: index for index, symbol in enumerate(RANKS[:13])}
+_RANK_TOKENS["10"] = 7

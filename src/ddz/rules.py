@@ -1,0 +1,216 @@
+"""The rule set: every option that real tables and other engines play differently.
+
+A :class:`Rules` value is frozen and hashable. The presets are module constants:
+
+>>> import ddz
+>>> ddz.CLASSIC.four_with_two
+True
+>>> ddz.TWO_PLAYER.players, str(ddz.TWO_PLAYER.deck)[:6]
+(2, '555566')
+>>> ddz.CLASSIC.replace(four_with_two=False).four_with_two
+False
+
+The move engine in the native core receives a rule set as one integer of plain flags
+(:attr:`Rules.core_flags`); nothing outside this module builds that integer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from ddz._core import moves as _moves
+from ddz.cards import RANKS, Cards
+
+__all__ = [
+    "Bidding",
+    "Rules",
+    "CLASSIC",
+    "DOUZERO",
+    "RLCARD",
+    "TWO_PLAYER",
+    "UNO_LANDLORD",
+]
+
+
+class Bidding(enum.Enum):
+    """How the landlord is chosen (RULES.md sections 3 and 4)."""
+
+    POINTS = "points"
+    """Each player once bids 1, 2 or 3 or passes; a 3 ends bidding."""
+    CALL_GRAB = "call-grab"
+    """Call the landlord, then grab it; every grab doubles the score."""
+    RANDOM = "random"
+    """The system picks the landlord at random; base score 1."""
+
+
+_CHAIN_TOP = 11  # the ace: no chain runs past it
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """Every rule option, with the rule book's defaults (``ddz.CLASSIC``).
+
+    Deck and table
+        ``players``, ``hand_size``, ``kitty_size``; ``excluded_ranks`` names ranks removed from
+        the 54-card deck (``"34"`` in the two-player game); ``action_cards`` is how many Skip
+        and how many Reverse cards the deck holds (2 each in Uno the Landlord).
+
+    Game
+        ``bidding``, ``max_grabs`` (call/grab), ``spring`` (a spring doubles the score).
+
+    Combinations (RULES.md section 2)
+        ``four_with_two``: four + two singles and four + two pairs exist at all.
+        ``single_kickers_distinct``: the single kickers of one move (airplane wings, the two
+        kickers of four + two) have pairwise distinct ranks.
+        ``pair_kickers_distinct``: likewise for pair kickers (so ``3333+4444`` and
+        ``333444+5555`` are not moves).
+        ``kicker_matches_main``: a kicker may have the rank of a card in the main part (the
+        fourth card of a trio rank: ``333+3``, ``333444+35``).
+        ``rocket_as_kickers``: both jokers may be kickers of one move.
+        ``quad_as_wings``: all four cards of one rank may be single wings of an airplane
+        (``333444555666+7777``); only matters when single kickers may repeat.
+        ``trio_as_wings``: three cards of one rank may be single wings of an airplane
+        (``333444555+777``, ``333444555666+7779``); only matters when single kickers may
+        repeat.
+        ``min_straight`` .. ``max_airplane``: chain lengths (chains run from 3 to A at most).
+        ``multiple_readings``: a multiset with two readings (``333444555666`` as a four-trio
+        airplane or as three trios with three single wings) may be played as either; when off,
+        each multiset has exactly one reading, the first in :class:`ddz.MoveType` order
+        (bombs and plain chains before kicker types).
+    """
+
+    players: int = 3
+    hand_size: int = 17
+    kitty_size: int = 3
+    excluded_ranks: str = ""
+    action_cards: int = 0
+
+    bidding: Bidding = Bidding.POINTS
+    max_grabs: int = 4
+    spring: bool = True
+
+    four_with_two: bool = True
+    single_kickers_distinct: bool = True
+    pair_kickers_distinct: bool = True
+    kicker_matches_main: bool = False
+    rocket_as_kickers: bool = False
+    quad_as_wings: bool = False
+    trio_as_wings: bool = False
+    min_straight: int = 5
+    max_straight: int = 12
+    min_pair_straight: int = 3
+    max_pair_straight: int = 12
+    min_airplane: int = 2
+    max_airplane: int = 12
+    multiple_readings: bool = True
+
+    core_flags: int = dataclasses.field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._validate()
+        object.__setattr__(self, "core_flags", self._pack())
+
+    def _validate(self) -> None:
+        if not 2 <= self.players <= 3:
+            raise ValueError(f"players must be 2 or 3, not {self.players!r}")
+        for name in ("hand_size", "kitty_size", "max_grabs"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a non-negative integer, not {value!r}")
+        if not isinstance(self.bidding, Bidding):
+            raise ValueError(f"bidding must be a ddz.Bidding, not {self.bidding!r}")
+        if not 0 <= self.action_cards <= 2:
+            raise ValueError(f"action_cards must be 0, 1 or 2, not {self.action_cards!r}")
+        for char in self.excluded_ranks:
+            if char not in RANKS:
+                raise ValueError(f"excluded_ranks: {char!r} is not a rank ({RANKS})")
+        needed = self.players * self.hand_size + self.kitty_size
+        if needed > len(self.deck):
+            raise ValueError(
+                f"{self.players} hands of {self.hand_size} and a kitty of {self.kitty_size} "
+                f"need {needed} cards; the deck has {len(self.deck)}"
+            )
+        chains = (
+            ("straight", self.min_straight, self.max_straight, 5, 12),
+            ("pair_straight", self.min_pair_straight, self.max_pair_straight, 3, 12),
+            ("airplane", self.min_airplane, self.max_airplane, 2, 12),
+        )
+        for name, low, high, floor, ceiling in chains:
+            if not floor <= low <= high <= ceiling:
+                raise ValueError(
+                    f"need {floor} <= min_{name} <= max_{name} <= {ceiling}, "
+                    f"got {low} and {high}"
+                )
+
+    def _pack(self) -> int:
+        options = 0
+        for bit, enabled in (
+            (_moves.OPT_FOUR_WITH_TWO, self.four_with_two),
+            (_moves.OPT_SINGLE_KICKERS_DISTINCT, self.single_kickers_distinct),
+            (_moves.OPT_PAIR_KICKERS_DISTINCT, self.pair_kickers_distinct),
+            (_moves.OPT_KICKER_MATCHES_MAIN, self.kicker_matches_main),
+            (_moves.OPT_ROCKET_AS_KICKERS, self.rocket_as_kickers),
+            (_moves.OPT_QUAD_AS_WINGS, self.quad_as_wings),
+            (_moves.OPT_TRIO_AS_WINGS, self.trio_as_wings),
+            (_moves.OPT_MULTIPLE_READINGS, self.multiple_readings),
+        ):
+            if enabled:
+                options |= bit
+        return _moves.pack_rules(
+            options,
+            self.min_straight,
+            self.max_straight,
+            self.min_pair_straight,
+            self.max_pair_straight,
+            self.min_airplane,
+            self.max_airplane,
+            sum(1 << RANKS.index(char) for char in set(self.excluded_ranks)),
+            self.action_cards,
+        )
+
+    @property
+    def deck(self) -> Cards:
+        """The whole deck these rules play with."""
+        counts = [0 if rank in self.excluded_ranks else 4 for rank in RANKS[:13]]
+        counts += [0 if "X" in self.excluded_ranks else 1, 0 if "D" in self.excluded_ranks else 1]
+        counts += [self.action_cards, self.action_cards]
+        return Cards.from_counts(counts)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some fields changed (validated like a new rule set)."""
+        return dataclasses.replace(self, **changes)
+
+
+CLASSIC = Rules()
+"""The rule book's classic three-player game (RULES.md sections 1-3)."""
+
+DOUZERO = Rules(
+    bidding=Bidding.RANDOM,
+    spring=False,
+    single_kickers_distinct=False,
+    rocket_as_kickers=True,
+    quad_as_wings=True,
+    trio_as_wings=True,
+    multiple_readings=False,
+)
+"""The move set of DouZero 1.1.0 (``douzero.env``), move for move."""
+
+RLCARD = Rules(
+    bidding=Bidding.RANDOM,
+    spring=False,
+    single_kickers_distinct=False,
+    multiple_readings=False,
+)
+"""The move set of RLCard 1.2.0 (its 27,471 moves), move for move."""
+
+TWO_PLAYER = Rules(
+    players=2,
+    excluded_ranks="34",
+    bidding=Bidding.CALL_GRAB,
+)
+"""Two-player Dou Dizhu: no 3s and 4s, call/grab bidding, let cards (RULES.md section 4)."""
+
+UNO_LANDLORD = Rules(hand_size=18, kitty_size=4, action_cards=2)
+"""Uno the Landlord: the classic game plus 2 Skip and 2 Reverse cards (RULES.md section 5)."""
