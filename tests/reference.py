@@ -130,6 +130,10 @@ EXTRA_DEFAULTS: dict[str, Any] = {
     # An airplane with single wings is ranked by the highest rank held exactly three times in
     # the move, a wing trio included (333444555+999 has rank 9). DouZero: yes.
     "airplane_rank_includes_wing_trios": False,
+    # Only a bomb or the rocket answers an airplane with single wings that holds four cards of
+    # one rank, or, with four or more trios in the chain, more trios than the chain has: DouZero
+    # offers such moves but cannot type them (get_move_type: TYPE_15_WRONG). DouZero: yes.
+    "bombs_only_on_heavy_wings": False,
 }
 """Options this reference knows that ``ddz.Rules`` may lack; read with these defaults."""
 
@@ -140,6 +144,7 @@ DOUZERO_OPTIONS: dict[str, Any] = {
     "trio_as_wings": True,
     "trio_wings_adjacent": True,
     "airplane_rank_includes_wing_trios": True,
+    "bombs_only_on_heavy_wings": True,
     "multiple_readings": True,
 }
 """DouZero 1.1.0 (douzero.env): the options that differ from CLASSIC."""
@@ -383,6 +388,15 @@ def classify(cards: Any, rules: Any) -> list[Reading]:
 # --- compare -----------------------------------------------------------------------------
 
 
+def heavy_wings(reading: Reading) -> bool:
+    """An airplane with single wings that holds four cards of one rank, or that has a chain of
+    four or more trios and more ranks held three times than that (a wing trio)."""
+    if reading.type != "AIRPLANE_SINGLES":
+        return False
+    trios = reading.cards.count(3)
+    return 4 in reading.cards or (reading.length >= 4 and trios > reading.length)
+
+
 def beats(a: Reading, b: Reading) -> bool:
     """Whether move ``a`` beats the table's move ``b``.
 
@@ -393,10 +407,10 @@ def beats(a: Reading, b: Reading) -> bool:
     idle = ("PASS", "SKIP", "REVERSE")
     if a.type in idle or b.type in idle:
         return False
-    if a.type == "ROCKET":
-        return True
     if b.type == "ROCKET":
         return False
+    if a.type == "ROCKET":
+        return True
     if a.type == "BOMB" and b.type != "BOMB":
         return True
     return a.type == b.type and a.length == b.length and a.rank > b.rank
@@ -465,7 +479,10 @@ def moves(hand: Any, last: Reading | None, rules: Any) -> set[Reading]:
     leads.discard(PASS)
     if last is None:
         return leads
-    answers = {move for move in leads if beats(move, last)}
+    if option(rules, "bombs_only_on_heavy_wings") and heavy_wings(last):
+        answers = {move for move in leads if move.type in ("BOMB", "ROCKET")}
+    else:
+        answers = {move for move in leads if beats(move, last)}
     answers |= {move for move in leads if move.type in ("SKIP", "REVERSE")}
     answers.add(PASS)
     return answers

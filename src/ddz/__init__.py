@@ -3,7 +3,7 @@
 >>> import ddz
 >>> hand = ddz.Cards.parse("33344456789TJQKA2XD")
 >>> len(ddz.legal_moves(hand))
-85
+164
 >>> [str(m) for m in ddz.legal_moves(hand, last="TT")]
 ['pass', 'XD']
 """
@@ -11,6 +11,7 @@
 from ddz.cards import RANKS, SYMBOLS, Cards
 from ddz.errors import IllegalMoveError
 from ddz.moves import (
+    PASS,
     LegalMoves,
     Move,
     MoveType,
@@ -26,6 +27,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CLASSIC",
+    "PASS",
     "DOUZERO",
     "RANKS",
     "RLCARD",

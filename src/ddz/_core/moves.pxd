@@ -34,5 +34,7 @@ cdef void generate(uint64_t hand, uint64_t table, const RuleSet* rs, Sink* sink)
 cdef int legality(uint64_t hand, uint64_t move, uint64_t table, bint leading,
                   const RuleSet* rs) noexcept nogil
 
-cdef class MoveBase:
+cdef class Move:
     cdef readonly uint64_t code
+
+cdef Move new_move(uint64_t code)

@@ -10,10 +10,14 @@ GIL; the ``def`` functions at the end are the boundary: they validate what Pytho
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, \
     PyBUF_FORMAT, PyBUF_C_CONTIGUOUS, PyBUF_ANY_CONTIGUOUS
 from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport uint64_t, int64_t
 from libc.stdlib cimport malloc, free
+
+import collections.abc
+import enum
+
+cimport cython
 
 from ddz._core.layout cimport *
 
@@ -139,6 +143,13 @@ def pack_rules(unsigned options, int min_straight, int max_straight, int min_pai
     packed |= (<uint64_t>excluded_ranks) << EXCLUDED_SHIFT
     packed |= (<uint64_t>action_cards) << ACTIONS_SHIFT
     return packed
+
+
+cdef uint64_t ANY_RULES = pack_rules(
+    OPT_FOUR_WITH_TWO_ | OPT_KICKER_MATCHES_MAIN_ | OPT_ROCKET_AS_KICKERS_ | OPT_QUAD_AS_WINGS_
+    | OPT_TRIO_AS_WINGS_ | OPT_MULTIPLE_READINGS_, 5, 12, 3, 12, 2, 12, 0, 2)
+PERMISSIVE_RULES = ANY_RULES
+"""Every option on: a code is a structurally possible move iff it is a reading here."""
 
 
 cdef void unpack_rules(uint64_t packed, RuleSet* rs) noexcept nogil:
@@ -342,11 +353,14 @@ cdef void classify_all(uint64_t cards, const RuleSet* rs, Sink* sink) noexcept n
             emit(sink, make_code(cards, STRAIGHT + <int>m - 1, rank, length))
     if total >= 8:
         classify_winged(cards, total, rs, sink)
-    if quad >= 0 and rs.options & OPT_FOUR_WITH_TWO_:
-        if total == 6 and single_kickers_ok(cards - digit(quad, 4), 1u << quad, False, rs):
-            emit(sink, make_code(cards, FOUR_TWO_SINGLES, quad, 1))
-        if total == 8 and pair_kickers_ok(cards - digit(quad, 4), 1u << quad, rs):
-            emit(sink, make_code(cards, FOUR_TWO_PAIRS, quad, 1))
+    if (total == 6 or total == 8) and rs.options & OPT_FOUR_WITH_TWO_:
+        for rank in range(TWO + 1):        # 33334444 may be read around either quad
+            if count_of(cards, rank) != 4:
+                continue
+            if total == 6 and single_kickers_ok(cards - digit(rank, 4), 1u << rank, False, rs):
+                emit(sink, make_code(cards, FOUR_TWO_SINGLES, rank, 1))
+            if total == 8 and pair_kickers_ok(cards - digit(rank, 4), 1u << rank, rs):
+                emit(sink, make_code(cards, FOUR_TWO_PAIRS, rank, 1))
     if total == 4 and quad >= 0:
         emit(sink, make_code(cards, BOMB, quad, 1))
     if total == 2 and count_of(cards, SMALL_JOKER) and count_of(cards, BIG_JOKER):
@@ -410,11 +424,12 @@ cdef inline void load_hand(Hand* hand, uint64_t cards) noexcept nogil:
     cdef int rank, k
     cdef unsigned m
     hand.cards = cards
-    hand.total = card_total(cards)
+    hand.total = 0
     for k in range(5):
         hand.has[k] = 0
     for rank in range(NUM_RANKS):
         m = count_of(cards, rank)
+        hand.total += m
         for k in range(1, m + 1):
             hand.has[k] |= 1u << rank
 
@@ -464,75 +479,107 @@ cdef void pair_kickers(Sink* sink, const Kickers* k, const RuleSet* rs, int rank
             pair_kickers(sink, k, rs, rank + 1, need - pairs, chosen + digit(rank, 2 * pairs))
 
 
+cdef inline int pop_lowest(unsigned* bits) noexcept nogil:
+    """The lowest set bit's index, cleared from bits (bits must not be 0)."""
+    cdef int rank = __builtin_ctz(bits[0])
+    bits[0] &= bits[0] - 1
+    return rank
+
+
+cdef inline unsigned ranks_above(int above) noexcept nogil:
+    """The rank bits above `above` (every rank for -1)."""
+    return ~0u if above < 0 else ~((2u << above) - 1)
+
+
 cdef void gen_sets(Sink* sink, const Hand* hand, int width, int kind, int above) noexcept nogil:
     """Singles, pairs, trios or bombs ranked above `above`."""
-    cdef int rank, last = NUM_RANKS - 1 if width == 1 else TWO
-    for rank in range(above + 1, last + 1):
-        if (hand.has[width] >> rank) & 1:
-            emit(sink, make_code(digit(rank, width), kind, rank, 1))
+    cdef unsigned held = hand.has[width] & ranks_above(above)
+    cdef int rank
+    while held:
+        rank = pop_lowest(&held)
+        emit(sink, make_code(digit(rank, width), kind, rank, 1))
 
 
 cdef void gen_trio_kickers(Sink* sink, const Hand* hand, const RuleSet* rs, int kind,
                            int above) noexcept nogil:
-    cdef Kickers k
-    cdef int rank
-    k.airplane = False
-    for rank in range(above + 1, TWO + 1):
-        if not (hand.has[3] >> rank) & 1:
-            continue
-        k.main_code = make_code(digit(rank, 3), kind, rank, 1)
-        k.available = hand.cards - digit(rank, 3)
-        k.main_ranks = 1u << rank
+    """Trio + single and trio + pair: one kicker, so no kicker rule beyond its rank."""
+    cdef unsigned trios = hand.has[3] & ranks_above(above)
+    cdef unsigned kickers
+    cdef int rank, kicker
+    cdef uint64_t main
+    while trios:
+        rank = pop_lowest(&trios)
+        main = make_code(digit(rank, 3), kind, rank, 1)
         if kind == TRIO_SINGLE:
-            single_kickers(sink, &k, rs, 0, 1, 0)
+            kickers = hand.has[1] & ~(1u << rank)
+            if (hand.has[4] >> rank) & 1 and rs.options & OPT_KICKER_MATCHES_MAIN_:
+                kickers |= 1u << rank
         else:
-            pair_kickers(sink, &k, rs, 0, 1, 0)
+            kickers = hand.has[2] & ~(1u << rank)
+        while kickers:
+            kicker = pop_lowest(&kickers)
+            emit(sink, main + digit(kicker, 1 if kind == TRIO_SINGLE else 2))
 
 
 cdef void gen_four_two(Sink* sink, const Hand* hand, const RuleSet* rs, int kind,
                        int above) noexcept nogil:
-    cdef Kickers k
-    cdef int rank
+    """Four + two singles or two pairs: two kickers of distinct ranks, or of one rank where
+    the rules let kickers repeat."""
+    cdef unsigned quads = hand.has[4] & ranks_above(above)
+    cdef unsigned firsts, seconds, doubles
+    cdef int rank, first, second, width = 1 if kind == FOUR_TWO_SINGLES else 2
+    cdef bint distinct
+    cdef uint64_t main
     if not (rs.options & OPT_FOUR_WITH_TWO_):
         return
-    k.airplane = False
-    for rank in range(above + 1, TWO + 1):
-        if not (hand.has[4] >> rank) & 1:
-            continue
-        k.main_code = make_code(digit(rank, 4), kind, rank, 1)
-        k.available = hand.cards - digit(rank, 4)
-        k.main_ranks = 1u << rank
-        if kind == FOUR_TWO_SINGLES:
-            single_kickers(sink, &k, rs, 0, 2, 0)
-        else:
-            pair_kickers(sink, &k, rs, 0, 2, 0)
+    distinct = rs.options & (OPT_SINGLE_KICKERS_DISTINCT_ if width == 1
+                             else OPT_PAIR_KICKERS_DISTINCT_)
+    while quads:
+        rank = pop_lowest(&quads)
+        main = make_code(digit(rank, 4), kind, rank, 1)
+        firsts = hand.has[width] & ~(1u << rank)
+        doubles = 0 if distinct else hand.has[2 * width] & ~(1u << rank)
+        while firsts:
+            first = pop_lowest(&firsts)
+            if (doubles >> first) & 1:
+                emit(sink, main + digit(first, 2 * width))
+            seconds = firsts
+            if first == SMALL_JOKER and not (rs.options & OPT_ROCKET_AS_KICKERS_):
+                seconds &= ~(1u << BIG_JOKER)
+            while seconds:
+                second = pop_lowest(&seconds)
+                emit(sink, main + digit(first, width) + digit(second, width))
 
 
 cdef void gen_chains(Sink* sink, const Hand* hand, const RuleSet* rs, int width, int kind,
                      int above, int only_length) noexcept nogil:
     """Chains of `width` cards a rank; with only_length, just that length, topping above."""
-    cdef int low, length, top
+    cdef int low, length, top, i
     cdef int shortest = rs.min_len[width], longest = rs.max_len[width]
-    cdef unsigned held = hand.has[width]
+    cdef unsigned held = hand.has[width] & ((2u << ACE) - 1)
+    cdef unsigned starts = held
     cdef uint64_t cards
     cdef Kickers k
     if only_length:
         shortest = longest = only_length
-    for low in range(0, ACE + 1):
-        cards = 0
-        for length in range(1, longest + 1):
+    for i in range(1, shortest):           # keep the ranks a long-enough run starts at
+        starts &= held >> i
+    while starts:
+        low = pop_lowest(&starts)
+        cards = chain_cards(low, shortest - 1, width)
+        for length in range(shortest, longest + 1):
             top = low + length - 1
             if top > ACE or not (held >> top) & 1:
                 break
             cards |= digit(top, width)
-            if length < shortest or top <= above:
+            if top <= above:
                 continue
             if kind == STRAIGHT or kind == PAIR_STRAIGHT or kind == AIRPLANE:
                 emit(sink, make_code(cards, kind, top, length))
                 continue
             # airplanes with wings: a chain of trios plus one wing a trio
             if hand.total < (4 if kind == AIRPLANE_SINGLES else 5) * length:
-                continue
+                break
             k.main_code = make_code(cards, kind, top, length)
             k.available = hand.cards - cards
             k.main_ranks = chain_ranks(low, length)
@@ -639,22 +686,172 @@ cdef int legality(uint64_t hand, uint64_t move, uint64_t table, bint leading,
 # ---------------------------------------------------------------------------------------
 # The Python boundary
 
-cdef class MoveBase:
-    """The native half of ddz.Move: one move code (layout.pxd). Immutable; equal codes are
-    equal moves."""
+class MoveType(enum.IntEnum):
+    """The type of a move's reading (RULES.md section 2); the values are the core's."""
+
+    PASS = 0
+    SINGLE = 1
+    PAIR = 2
+    TRIO = 3
+    TRIO_SINGLE = 4
+    TRIO_PAIR = 5
+    STRAIGHT = 6
+    PAIR_STRAIGHT = 7
+    AIRPLANE = 8
+    AIRPLANE_SINGLES = 9
+    AIRPLANE_PAIRS = 10
+    FOUR_TWO_SINGLES = 11
+    FOUR_TWO_PAIRS = 12
+    BOMB = 13
+    ROCKET = 14
+    SKIP = 15
+    REVERSE = 16
+
+
+cdef tuple MOVE_TYPES = tuple(MoveType)
+cdef str SYMBOL_TEXT = "3456789TJQKA2XDSV"
+
+
+cdef inline uint64_t main_cards(uint64_t code) noexcept nogil:
+    """The cards that rank a move: all of them but the kickers."""
+    cdef int kind = code_kind(code)
+    cdef int top = code_rank(code), length = code_length(code)
+    if kind == TRIO_SINGLE or kind == TRIO_PAIR:
+        return digit(top, 3)
+    if kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
+        return digit(top, 4)
+    if kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS:
+        return chain_cards(top - length + 1, length, 3)
+    return code_cards(code)
+
+
+cdef str cards_text(uint64_t cards):
+    cdef list chars = []
+    cdef int rank
+    cdef unsigned m
+    for rank in range(NUM_DIGITS):
+        for m in range(count_of(cards, rank)):
+            chars.append(SYMBOL_TEXT[rank])
+    return "".join(chars)
+
+
+@cython.freelist(4096)
+cdef class Move:
+    """One move: its cards and its reading (``type``, main ``rank``, chain ``length``).
+
+    Moves are immutable values, equal when cards and reading are equal. ``str`` writes the
+    reading (kickers after a ``+``: ``333444+57``), :meth:`parse` reads it back and ``repr``
+    evaluates back. The pass is ``Move.parse("pass")`` (``ddz.PASS``).
+    """
+
+    @staticmethod
+    def parse(text):
+        """Read a move: ``"pass"``, ``"33"``, ``"34567"``, ``"333+4"``, ``"333444+5566"``.
+
+        Kickers follow a ``+``. Without one, the reading without kickers is taken when the
+        cards have one, else the only reading; ambiguous text raises ``ValueError``. The
+        result is a well-formed move; whether given rules allow it is ``ddz.is_legal``'s
+        question.
+        """
+        from ddz.moves import parse_move     # the API layer reads text; the core holds codes
+        return parse_move(text)
+
+    @staticmethod
+    def from_code(code):
+        """The move of a core move code (``docs/layout.md``); ValueError if it is none."""
+        cdef RuleSet rs
+        if not isinstance(code, int) or not 0 <= code < (1 << 64):
+            raise ValueError(f"{code!r} is not a move code")
+        unpack_rules(ANY_RULES, &rs)
+        if not is_reading(code, &rs):
+            raise ValueError(f"{code:#x} is not a move code")
+        return new_move(code)
+
+    @property
+    def type(self):
+        """The reading's type (a ``MoveType``)."""
+        return MOVE_TYPES[code_kind(self.code)]
+
+    @property
+    def rank(self):
+        """The main rank as an index into ``ddz.RANKS`` (0 is the 3): the rank of a single,
+        pair, trio or bomb, the trio or quad of a kicker type, the highest rank of a chain;
+        0 for the pass and the action cards."""
+        return code_rank(self.code)
+
+    @property
+    def rank_name(self):
+        """The main rank as a symbol (``"4"`` for ``333444+57``); ``""`` when there is none."""
+        cdef int kind = code_kind(self.code)
+        if kind == PASS or kind == SKIP or kind == REVERSE:
+            return ""
+        return SYMBOL_TEXT[code_rank(self.code)]
+
+    @property
+    def length(self):
+        """Ranks in the chain for chain types, 1 for every other move, 0 for the pass."""
+        return code_length(self.code)
+
+    @property
+    def cards(self):
+        """All the cards the move plays (``ddz.Cards``)."""
+        from ddz.cards import Cards
+        return Cards.from_mask(code_cards(self.code))
+
+    @property
+    def main(self):
+        """The cards that rank the move: all of them less the kickers (``ddz.Cards``)."""
+        from ddz.cards import Cards
+        return Cards.from_mask(main_cards(self.code))
+
+    @property
+    def kickers(self):
+        """The kickers (wings) that ride along and never count (``ddz.Cards``)."""
+        from ddz.cards import Cards
+        return Cards.from_mask(code_cards(self.code) - main_cards(self.code))
+
+    @property
+    def is_pass(self):
+        return self.code == 0
+
+    @property
+    def is_bomb(self):
+        """A bomb or the rocket: the moves that double the score."""
+        return code_kind(self.code) == BOMB or code_kind(self.code) == ROCKET
+
+    def __str__(self):
+        cdef uint64_t main
+        if self.code == 0:
+            return "pass"
+        main = main_cards(self.code)
+        if main == code_cards(self.code):
+            return cards_text(main)
+        return cards_text(main) + "+" + cards_text(code_cards(self.code) - main)
+
+    def __repr__(self):
+        return f"Move.parse({str(self)!r})"
 
     def __eq__(self, other):
-        if isinstance(other, MoveBase):
-            return self.code == (<MoveBase>other).code
+        if isinstance(other, Move):
+            return self.code == (<Move>other).code
         return NotImplemented
 
     def __ne__(self, other):
-        if isinstance(other, MoveBase):
-            return self.code != (<MoveBase>other).code
+        if isinstance(other, Move):
+            return self.code != (<Move>other).code
         return NotImplemented
 
     def __hash__(self):
         return hash(self.code)
+
+    def __reduce__(self):
+        return (Move.from_code, (self.code,))
+
+
+cdef Move new_move(uint64_t code):
+    cdef Move move = Move.__new__(Move)
+    move.code = code
+    return move
 
 
 cdef RuleSet checked_rules(uint64_t packed) except *:
@@ -684,35 +881,18 @@ cdef inline int check_table(uint64_t table, const RuleSet* rs) except -1:
     return 0
 
 
-cdef list codes_to_moves(const uint64_t* codes, Py_ssize_t n, type cls):
+cdef list codes_to_moves(const uint64_t* codes, Py_ssize_t n):
     cdef list result = PyList_New(n)
     cdef Py_ssize_t i
-    cdef object move
-    if not issubclass(cls, MoveBase):
-        raise TypeError("cls must be a subclass of MoveBase")
+    cdef Move move
     for i in range(n):
-        # tp_new straight away: the cheapest way to a fresh instance of a subclass
-        move = (<PyTypeObject*>cls).tp_new(cls, <PyObject*>NO_ARGS, NULL)
-        (<MoveBase>move).code = codes[i]
+        move = new_move(codes[i])
         Py_INCREF(move)
         PyList_SET_ITEM(result, i, move)
     return result
 
 
-cdef tuple NO_ARGS = ()
-
-
-def new_move(type cls, uint64_t code):
-    """A new instance of cls (a MoveBase subclass) holding code (not validated)."""
-    if not issubclass(cls, MoveBase):
-        raise TypeError("cls must be a subclass of MoveBase")
-    cdef object move = (<PyTypeObject*>cls).tp_new(cls, <PyObject*>NO_ARGS, NULL)
-    (<MoveBase>move).code = code
-    return move
-
-
-cdef list run_to_moves(uint64_t cards, uint64_t table, const RuleSet* rs, type cls,
-                       bint classifying):
+cdef list run_to_moves(uint64_t cards, uint64_t table, const RuleSet* rs, bint classifying):
     """Generate (or classify) into a stack buffer, falling back to the heap when it is full."""
     cdef uint64_t stack[STACK_CODES]
     cdef uint64_t* heap = NULL
@@ -725,7 +905,7 @@ cdef list run_to_moves(uint64_t cards, uint64_t table, const RuleSet* rs, type c
     else:
         generate(cards, table, rs, &sink)
     if sink.n <= STACK_CODES:
-        return codes_to_moves(stack, sink.n, cls)
+        return codes_to_moves(stack, sink.n)
     heap = <uint64_t*>malloc(sink.n * sizeof(uint64_t))
     if heap == NULL:
         raise MemoryError()
@@ -734,17 +914,110 @@ cdef list run_to_moves(uint64_t cards, uint64_t table, const RuleSet* rs, type c
         sink.cap = sink.n
         sink.n = 0
         generate(cards, table, rs, &sink)
-        return codes_to_moves(heap, sink.n, cls)
+        return codes_to_moves(heap, sink.n)
     finally:
         free(heap)
 
 
-def legal_moves(uint64_t hand, uint64_t table, uint64_t rules, type cls):
-    """Every legal move as a list of cls (a MoveBase subclass): leads when table is 0."""
+cdef class LegalMoves:
+    """The legal moves of one position, generated on first use (``ddz.legal_moves``).
+
+    A sequence of ``Move``: leads when the table is empty, else the answers with the pass
+    first. ``move in moves`` asks the legality check without generating anything;
+    ``count()`` counts in the core without building moves; iteration, ``len`` and indexing
+    build the moves once.
+    """
+
+    cdef readonly uint64_t hand_mask
+    cdef readonly uint64_t table_code
+    cdef readonly object rules
+    cdef RuleSet rs
+    cdef list moves
+
+    def __cinit__(self, uint64_t hand_mask, uint64_t table_code, object rules):
+        self.rs = checked_rules(rules.core_flags)
+        check_hand(hand_mask, &self.rs)
+        check_table(table_code, &self.rs)
+        self.hand_mask = hand_mask
+        self.table_code = table_code
+        self.rules = rules
+
+    cdef list materialize(self):
+        if self.moves is None:
+            self.moves = run_to_moves(self.hand_mask, self.table_code, &self.rs, False)
+        return self.moves
+
+    @property
+    def hand(self):
+        """The hand the moves come from (``ddz.Cards``)."""
+        from ddz.cards import Cards
+        return Cards.from_mask(self.hand_mask)
+
+    @property
+    def last(self):
+        """The move being answered, or None when leading."""
+        return new_move(self.table_code) if self.table_code else None
+
+    def __iter__(self):
+        return iter(self.materialize())
+
+    def __len__(self):
+        return len(self.materialize())
+
+    def __getitem__(self, index):
+        return self.materialize()[index]
+
+    def __reversed__(self):
+        return reversed(self.materialize())
+
+    def index(self, value, *args):
+        return self.materialize().index(value, *args)
+
+    def count(self, value=None):
+        """With no argument, how many legal moves, counted in the core without building
+        them (python-chess's ``count()``); with one, how often it occurs (0 or 1)."""
+        cdef Sink sink
+        if value is not None:
+            return self.materialize().count(value)
+        if self.moves is not None:
+            return len(self.moves)
+        if not (self.rs.options & OPT_MULTIPLE_READINGS_):
+            return len(self.materialize())
+        sink.out = NULL
+        sink.cap = 0
+        sink.n = 0
+        generate(self.hand_mask, self.table_code, &self.rs, &sink)
+        return sink.n
+
+    def __bool__(self):
+        return self.count() > 0
+
+    def __contains__(self, move):
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except ValueError:
+                return False
+        if not isinstance(move, Move):
+            return False
+        return legality(self.hand_mask, (<Move>move).code, self.table_code,
+                        self.table_code == 0, &self.rs) == LEGAL
+
+    def __repr__(self):
+        cdef list moves = self.materialize()
+        shown = ", ".join([str(m) for m in moves[:8]])
+        return f"<LegalMoves {len(moves)}: {shown}{', ...' if len(moves) > 8 else ''}>"
+
+
+collections.abc.Sequence.register(LegalMoves)
+
+
+def legal_moves(uint64_t hand, uint64_t table, uint64_t rules):
+    """Every legal move as a list of Move: leads when table is 0, else answers, pass first."""
     cdef RuleSet rs = checked_rules(rules)
     check_hand(hand, &rs)
     check_table(table, &rs)
-    return run_to_moves(hand, table, &rs, cls, False)
+    return run_to_moves(hand, table, &rs, False)
 
 
 def count_moves(uint64_t hand, uint64_t table, uint64_t rules):
@@ -759,15 +1032,15 @@ def count_moves(uint64_t hand, uint64_t table, uint64_t rules):
     if rs.options & OPT_MULTIPLE_READINGS_:
         generate(hand, table, &rs, &sink)
         return sink.n
-    return len(run_to_moves(hand, table, &rs, MoveBase, False))
+    return len(run_to_moves(hand, table, &rs, False))
 
 
-def classify_cards(uint64_t cards, uint64_t rules, type cls):
-    """Every reading of cards under the rules, as a list of cls ([] when none)."""
+def classify_cards(uint64_t cards, uint64_t rules):
+    """Every reading of cards under the rules, as a list of Move ([] when none)."""
     cdef RuleSet rs = checked_rules(rules)
     if cards & ~DDZ_CARDS_MASK:
         raise ValueError("not a card multiset")
-    return run_to_moves(cards, 0, &rs, cls, True)
+    return run_to_moves(cards, 0, &rs, True)
 
 
 def move_beats(uint64_t move, uint64_t table):

@@ -1,0 +1,100 @@
+"""Moves as integers, for callers who want no Python objects: one hand or many per call.
+
+A hand is its card integer (``Cards.mask``) and a move its code (``Move.code``); the layout
+of both is in ``docs/layout.md``. The loops run in C; the batch form releases the GIL.
+
+>>> import numpy as np, ddz
+>>> from ddz import batch
+>>> codes = batch.move_codes("3344", rules=ddz.CLASSIC)
+>>> codes.dtype, [str(ddz.Move.from_code(int(c))) for c in codes]
+(dtype('uint64'), ['3', '4', '33', '44'])
+>>> hands = batch.hand_masks(["3344", "XD"])
+>>> codes, offsets = batch.legal_moves_batch(hands, rules=ddz.CLASSIC)
+>>> offsets.tolist()
+[0, 4, 7]
+>>> out = np.empty(64, dtype=np.uint64)
+>>> batch.moves_into(hands[1], 0, out, rules=ddz.CLASSIC)
+3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+from ddz._core import moves as _core
+from ddz.cards import Cards, CardsLike
+from ddz.moves import Move, MoveLike
+from ddz.rules import CLASSIC, Rules
+
+__all__ = ["hand_masks", "move_codes", "moves_into", "legal_moves_batch", "to_moves"]
+
+Codes = npt.NDArray[np.uint64]
+
+
+def hand_masks(hands: Iterable[CardsLike]) -> Codes:
+    """Card integers of many hands (``Cards`` or card strings) as a uint64 array."""
+    masks = [h.mask if isinstance(h, Cards) else Cards.parse(h).mask for h in hands]
+    return np.array(masks, dtype=np.uint64)
+
+
+def _table_code(last: MoveLike | int | None) -> int:
+    if last is None:
+        return 0
+    if isinstance(last, Move):
+        return last.code
+    if isinstance(last, str):
+        return Move.parse(last).code
+    return int(last)
+
+
+def move_codes(
+    hand: CardsLike | int, last: MoveLike | int | None = None, *, rules: Rules = CLASSIC
+) -> Codes:
+    """The legal move codes of one hand as a new uint64 array (leads when ``last`` is None)."""
+    mask = hand if isinstance(hand, int) else Cards(hand).mask
+    table = _table_code(last)
+    out = np.empty(256, dtype=np.uint64)
+    count = _core.moves_into(mask, table, rules.core_flags, out)
+    if count > len(out):
+        out = np.empty(count, dtype=np.uint64)
+        count = _core.moves_into(mask, table, rules.core_flags, out)
+    return out[:count].copy()
+
+
+def moves_into(hand_mask: int, table_code: int, out: Codes, *, rules: Rules = CLASSIC) -> int:
+    """Write the legal move codes of one hand into ``out``; return how many there are.
+
+    The raw entry point: integers in, a caller's array out, nothing allocated. A result
+    larger than ``len(out)`` means ``out`` was too small: call again with that much room.
+    """
+    return int(_core.moves_into(int(hand_mask), int(table_code), rules.core_flags, out))
+
+
+def legal_moves_batch(
+    hands: npt.ArrayLike, tables: npt.ArrayLike | None = None, *, rules: Rules = CLASSIC
+) -> tuple[Codes, npt.NDArray[np.int64]]:
+    """Legal moves of many hands in one call: ``(codes, offsets)``.
+
+    ``hands`` are card integers, ``tables`` the move codes to answer (0 or omitted: lead).
+    The moves of hand ``i`` are ``codes[offsets[i]:offsets[i + 1]]``.
+    """
+    hand_array = np.ascontiguousarray(hands, dtype=np.uint64).reshape(-1)
+    if tables is None:
+        table_array = np.zeros(len(hand_array), dtype=np.uint64)
+    else:
+        table_array = np.ascontiguousarray(tables, dtype=np.uint64).reshape(-1)
+    offsets = np.empty(len(hand_array) + 1, dtype=np.int64)
+    out = np.empty(max(64 * len(hand_array), 64), dtype=np.uint64)
+    total = _core.moves_batch(hand_array, table_array, rules.core_flags, out, offsets)
+    if total > len(out):
+        out = np.empty(total, dtype=np.uint64)
+        total = _core.moves_batch(hand_array, table_array, rules.core_flags, out, offsets)
+    return out[:total], offsets
+
+
+def to_moves(codes: Iterable[int]) -> list[Move]:
+    """``Move`` objects of move codes (each checked to be a well-formed move)."""
+    return [Move.from_code(int(code)) for code in codes]
