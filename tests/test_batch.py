@@ -1,0 +1,116 @@
+"""The raw entry points: codes into numpy arrays, one hand or many."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import ddz
+from ddz import batch
+from ddz._core import moves as core
+
+from .conftest import DECK
+
+
+def random_positions(rng: random.Random, count: int, rules: ddz.Rules) -> list[tuple[int, int]]:
+    """(hand mask, table code) pairs: leads and answers to a random move of another hand."""
+    positions = []
+    deck = list(DECK)
+    for _ in range(count):
+        rng.shuffle(deck)
+        hand = ddz.Cards("".join(deck[: rng.choice((17, 20))]))
+        other = ddz.legal_moves("".join(deck[20:37]), rules=rules)
+        table = rng.choice(list(other)).code if rng.random() < 0.5 else 0
+        positions.append((hand.mask, table))
+    return positions
+
+
+@pytest.mark.parametrize("rules", [ddz.CLASSIC, ddz.DOUZERO, ddz.RLCARD])
+def test_batch_equals_one_hand_at_a_time(rng: random.Random, rules: ddz.Rules) -> None:
+    positions = random_positions(rng, 300, rules)
+    hands = np.array([h for h, _ in positions], dtype=np.uint64)
+    tables = np.array([t for _, t in positions], dtype=np.uint64)
+    codes, offsets = batch.legal_moves_batch(hands, tables, rules=rules)
+    assert offsets[0] == 0 and offsets[-1] == len(codes)
+    for i, (hand, table) in enumerate(positions):
+        expected = [m.code for m in core.legal_moves(hand, table, rules.core_flags)]
+        assert codes[offsets[i] : offsets[i + 1]].tolist() == expected
+        assert batch.move_codes(hand, table, rules=rules).tolist() == expected
+
+
+def test_batch_grows_its_buffer_for_rich_hands() -> None:
+    rich = ddz.Cards("333444555666777888XD").mask
+    codes, offsets = batch.legal_moves_batch(np.array([rich] * 3, dtype=np.uint64))
+    assert len(codes) == 3 * ddz.legal_moves(ddz.Cards.from_mask(rich)).count() > 64 * 3
+
+
+def test_moves_into_reports_the_room_it_needs() -> None:
+    hand = ddz.Cards("33344456789TJQKA2XD").mask
+    total = ddz.legal_moves(ddz.Cards.from_mask(hand)).count()
+    small = np.zeros(10, dtype=np.uint64)
+    assert batch.moves_into(hand, 0, small) == total
+    full = np.zeros(total, dtype=np.uint64)
+    assert batch.moves_into(hand, 0, full) == total
+    assert small.tolist() == full[:10].tolist()
+    assert batch.moves_into(hand, 0, np.zeros(0, dtype=np.uint64)) == total
+
+
+def test_batch_reports_the_room_it_needs_with_single_readings() -> None:
+    hands = batch.hand_masks(["333444555666777888XD", "3456789TJQKA2"])
+    offsets = np.zeros(3, dtype=np.int64)
+    needed = core.moves_batch(hands, np.zeros(2, np.uint64), ddz.DOUZERO.core_flags,
+                              np.zeros(5, np.uint64), offsets)
+    out = np.zeros(needed, np.uint64)
+    total = core.moves_batch(hands, np.zeros(2, np.uint64), ddz.DOUZERO.core_flags, out, offsets)
+    assert total <= needed
+    assert offsets[-1] == total
+
+
+def test_buffers_are_checked() -> None:
+    hand = ddz.Cards("345").mask
+    with pytest.raises(TypeError, match="64-bit integers"):
+        batch.moves_into(hand, 0, np.zeros(8, dtype=np.uint32))
+    with pytest.raises(TypeError, match="one-dimensional"):
+        batch.moves_into(hand, 0, np.zeros((2, 4), dtype=np.uint64))
+    with pytest.raises((BufferError, ValueError), match="contiguous"):
+        batch.moves_into(hand, 0, np.zeros(8, dtype=np.uint64)[::2])
+    read_only = np.zeros(8, dtype=np.uint64)
+    read_only.flags.writeable = False
+    with pytest.raises((BufferError, ValueError)):
+        batch.moves_into(hand, 0, read_only)
+    with pytest.raises(TypeError):
+        batch.moves_into(hand, 0, [0] * 8)  # type: ignore[arg-type]
+
+
+def test_bad_hands_and_tables_are_rejected_not_crashed_on() -> None:
+    with pytest.raises(ValueError, match="deck does not have"):
+        batch.moves_into(5, 0, np.zeros(8, np.uint64))  # five 3s
+    with pytest.raises(ValueError, match="deck does not have"):
+        batch.moves_into(1 << 62, 0, np.zeros(8, np.uint64))
+    with pytest.raises(ValueError, match="not a move under these rules"):
+        batch.moves_into(1, 12345, np.zeros(8, np.uint64))
+    hands = np.array([1, 5], dtype=np.uint64)
+    with pytest.raises(ValueError, match="row 1"):
+        batch.legal_moves_batch(hands)
+    with pytest.raises(ValueError, match="same length"):
+        batch.legal_moves_batch(hands, np.zeros(3, np.uint64))
+    with pytest.raises(ValueError, match="impossible chain limits"):
+        core.moves_into(1, 0, 0, np.zeros(8, np.uint64))
+
+
+def test_random_integers_never_crash_the_core(rng: random.Random) -> None:
+    out = np.zeros(512, np.uint64)
+    for _ in range(20000):
+        hand = rng.getrandbits(rng.choice((8, 24, 51, 64)))
+        table = rng.getrandbits(64) if rng.random() < 0.5 else 0
+        try:
+            core.moves_into(hand, table, ddz.CLASSIC.core_flags, out)
+        except ValueError:
+            pass
+
+
+def test_to_moves() -> None:
+    codes = batch.move_codes("33", last="2")
+    assert [str(m) for m in batch.to_moves(codes)] == ["pass"]

@@ -1,0 +1,135 @@
+"""The Move value, legal_moves and its lazy view, is_legal and why_illegal."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import ddz
+from ddz import PASS, Move, MoveType
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["3", "D", "XD", "22", "QQQ", "333+4", "333+44", "34567", "334455", "333444",
+     "333444+57", "333444+5566", "3333+45", "3333+4455", "3333", "pass", "S", "V"],
+)
+def test_str_and_repr_round_trip(text: str) -> None:
+    move = Move.parse(text)
+    assert str(move) == text
+    assert eval(repr(move), {"Move": Move}) == move
+    assert pickle.loads(pickle.dumps(move)) == move
+    assert Move.from_code(move.code) == move
+    assert hash(move) == hash(Move.parse(text))
+
+
+def test_reading_fields() -> None:
+    move = Move.parse("333444+57")
+    assert move.type is MoveType.AIRPLANE_SINGLES
+    assert (move.rank, move.rank_name, move.length) == (1, "4", 2)
+    assert str(move.cards) == "33344457"
+    assert str(move.main) == "333444" and str(move.kickers) == "57"
+    straight = Move.parse("TJQKA")
+    assert (straight.rank_name, straight.length) == ("A", 5)
+    assert PASS.is_pass and PASS.type is MoveType.PASS and PASS.length == 0
+    assert not PASS.cards and PASS.rank_name == ""
+
+
+def test_parse_accepts_loose_notation_and_kickers_in_any_order() -> None:
+    assert Move.parse("10 J Q K A") == Move.parse("TJQKA")
+    assert Move.parse("444 + 3") == Move.parse("444+3")
+    assert Move.parse("33344475") == Move.parse("333444+57")
+    assert Move.parse(" Pass ") is PASS
+
+
+def test_parse_without_plus_prefers_the_reading_without_kickers() -> None:
+    assert Move.parse("3333").type is MoveType.BOMB
+    assert Move.parse("333444555666").type is MoveType.AIRPLANE
+    assert Move.parse("333444555+666").type is MoveType.AIRPLANE_SINGLES
+
+
+def test_parse_reports_ambiguity_and_nonsense() -> None:
+    with pytest.raises(ValueError, match="several readings; write one of '333444\\+34', '3333\\+4444', '4444\\+3333'"):
+        Move.parse("33334444")
+    with pytest.raises(ValueError, match="is no move"):
+        Move.parse("3456")
+    with pytest.raises(ValueError, match="is no move"):
+        Move.parse("333+45")
+    with pytest.raises(ValueError, match="no kickers after"):
+        Move.parse("333+")
+    with pytest.raises(ValueError, match="unknown card"):
+        Move.parse("33Z")
+    with pytest.raises(ValueError, match="is no move"):
+        Move.parse("3333+3")
+    with pytest.raises(TypeError):
+        Move.parse(3)  # type: ignore[arg-type]
+
+
+def test_from_code_rejects_codes_that_are_no_move() -> None:
+    for code in (1, 1 << 63, -1, 2**64):
+        with pytest.raises(ValueError, match="is not a move code"):
+            Move.from_code(code)
+
+
+def test_moves_are_values() -> None:
+    assert Move.parse("33") == Move.parse("33")
+    assert Move.parse("33") != Move.parse("44")
+    assert Move.parse("33") != "33"
+    assert len({Move.parse("33"), Move.parse("33"), PASS}) == 2
+    with pytest.raises(AttributeError):
+        Move.parse("33").code = 0  # type: ignore[misc]
+
+
+def test_leads_and_answers() -> None:
+    hand = ddz.Cards("3345")
+    assert [str(m) for m in ddz.legal_moves(hand)] == ["3", "4", "5", "33"]
+    assert [str(m) for m in ddz.legal_moves(hand, last="4")] == ["pass", "5"]
+    assert [str(m) for m in ddz.legal_moves(hand, last=PASS)] == ["3", "4", "5", "33"]
+    assert [str(m) for m in ddz.legal_moves("3333XD", last="XD")] == ["pass"]
+    assert [str(m) for m in ddz.legal_moves("3333XD", last="2222")] == ["pass", "XD"]
+    answers = [str(m) for m in ddz.legal_moves("44445", last="3333+KQ")]
+    assert answers == ["pass", "4444"]
+
+
+def test_legal_moves_is_a_lazy_sequence() -> None:
+    moves = ddz.legal_moves("33344456789")
+    assert "333444" in moves and Move.parse("333+4") in moves
+    assert "2" not in moves and "33Z" not in moves and 3 not in moves
+    assert moves.count() == len(list(moves)) == len(moves)
+    assert moves[0] == Move.parse("3") and moves[-1] == moves[len(moves) - 1]
+    assert moves.count(Move.parse("3")) == 1
+    assert moves.index(Move.parse("4")) == 1
+    assert bool(moves) and not ddz.legal_moves("3", last="4") == []
+    assert str(moves.hand) == "33344456789" and moves.last is None
+    assert repr(ddz.legal_moves("34")) == "<LegalMoves 2: 3, 4>"
+    from collections.abc import Sequence
+
+    assert isinstance(moves, Sequence)
+
+
+def test_is_legal_and_why_illegal() -> None:
+    hand = "33345"
+    assert ddz.is_legal(hand, "333+4")
+    assert ddz.is_legal(hand, "4", last="3")
+    assert ddz.is_legal(hand, "pass", last="3")
+    assert ddz.why_illegal(hand, "pass") == "the leader of a trick cannot pass"
+    assert ddz.why_illegal(hand, "3", last="4") == "3 does not beat 4"
+    assert ddz.why_illegal(hand, "55") == "55 plays cards the hand does not hold"
+    assert ddz.why_illegal("33334445", "333444+35") == "333444+35 is not a move under these rules"
+    rules = ddz.CLASSIC.replace(kicker_matches_main=True)
+    assert ddz.is_legal("33334445", "333444+35", rules=rules)
+    assert ddz.is_legal("3S", "S", last="2", rules=ddz.UNO_LANDLORD)
+
+
+def test_bad_input_raises_value_error() -> None:
+    with pytest.raises(ValueError, match="unknown card"):
+        ddz.legal_moves("33Z")
+    with pytest.raises(ValueError, match="five 3s"):
+        ddz.legal_moves("333334")
+    with pytest.raises(ValueError, match="is no move"):
+        ddz.legal_moves("3", last="3456")
+    with pytest.raises(TypeError):
+        ddz.legal_moves(3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a move under these rules"):
+        ddz.legal_moves("4444", last="333+3")
