@@ -1,6 +1,6 @@
 """A slow, obviously correct reference move generator for Dou Dizhu (RULES.md section 2).
 
-Pure Python on purpose: ``collections.Counter``, ``itertools`` and plain loops, no bit tricks,
+Pure Python on purpose: ``collections.Counter`` and plain loops, no bit tricks,
 no numpy, no import of ``ddz``. The fast core is checked against this module.
 
 Conventions (the core uses exactly these):
@@ -9,12 +9,13 @@ Conventions (the core uses exactly these):
   ``X`` (small joker) 13, ``D`` (big joker) 14, ``S`` (Skip) 15, ``V`` (Reverse) 16.
 - A :class:`Reading` is ``(type, rank, length, cards)`` with ``cards`` a 17-tuple of counts.
   ``rank`` is the main rank: the highest rank of a chain (for an airplane, of its trio chain),
-  the trio or quad rank of a kicker type, 14 for the rocket, 0 for PASS, SKIP and REVERSE.
+  the trio or quad rank of a kicker type, 14 for the rocket, 0 for PASS, SKIP and REVERSE
+  (one option, for DouZero, ranks an airplane with single wings by a higher wing trio).
   ``length`` is the number of ranks of a chain, 0 for PASS and 1 for everything else.
 
 Rule options are read by attribute name from any object with the fields of ``ddz.Rules``
-(:func:`make_rules` builds such an object without ``ddz``). Two options that ``ddz.Rules``
-may not have yet are read with a default (see :data:`EXTRA_DEFAULTS`).
+(:func:`make_rules` builds such an object without ``ddz``). Options that ``ddz.Rules`` may
+not have yet are read with a default (see :data:`EXTRA_DEFAULTS`).
 
 Cards that the rules' deck does not hold (more than four of a rank, an excluded rank, an
 action card when ``action_cards`` is 0) make a multiset that has no reading.
@@ -35,8 +36,8 @@ action card when ``action_cards`` is 0) make a multiset that has no reading.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter, namedtuple
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -96,9 +97,8 @@ PRIORITY = (
 """Order of readings. With ``multiple_readings`` off a multiset keeps only its first reading:
 the first type in this list (bombs and plain chains before kicker types), and among readings
 of that type the one with the highest rank. This is how DouZero 1.1.0 types the table's move
-(``move_detector.get_move_type``: ``333444555666`` is a four-trio airplane) and how it ranks an
-airplane that two chains can carry (``move_selector.filter_type_11_serial_3_1`` takes the
-highest trio)."""
+(``move_detector.get_move_type``: ``333444555666`` is a four-trio airplane, not three trios
+with wings). Under RLCard's options no multiset has two readings."""
 
 NO_CARDS = (0,) * NUM_RANKS
 PASS = Reading("PASS", 0, 0, NO_CARDS)
@@ -342,10 +342,8 @@ def kicker_readings(counts: tuple[int, ...], rules: Any) -> list[Reading]:
                 continue
             if any(counts[rank] < width for rank in main):
                 continue
-            kickers = Counter(
-                {rank: count for rank, count in enumerate(minus(counts, dict.fromkeys(main, width)))
-                 if count}
-            )
+            rest = minus(counts, dict.fromkeys(main, width))
+            kickers = Counter({rank: count for rank, count in enumerate(rest) if count})
             if kicker_kind == "single":
                 if not single_kickers_ok(kickers, main, rules, chain):
                     continue
@@ -389,8 +387,9 @@ def classify(cards: Any, rules: Any) -> list[Reading]:
 
 
 def heavy_wings(reading: Reading) -> bool:
-    """An airplane with single wings that holds four cards of one rank, or that has a chain of
-    four or more trios and more ranks held three times than that (a wing trio)."""
+    """An airplane with single wings that holds four cards of one rank (a wing quad), or whose
+    chain has four or more trios and that holds more ranks three times than the chain has (a
+    wing trio). With ``bombs_only_on_heavy_wings`` only bombs and the rocket answer it."""
     if reading.type != "AIRPLANE_SINGLES":
         return False
     trios = reading.cards.count(3)
@@ -424,7 +423,9 @@ def fits(part: dict[int, int], hand: tuple[int, ...]) -> bool:
     return all(hand[rank] >= count for rank, count in part.items())
 
 
-def sub_multisets(available: tuple[int, ...], groups: int, width: int, start: int = 0):
+def sub_multisets(
+    available: tuple[int, ...], groups: int, width: int, start: int = 0
+) -> Iterator[dict[int, int]]:
     """Every way to take ``groups`` groups of ``width`` equal cards from ``available``
     (groups of one rank may repeat), as dicts rank -> cards taken."""
     if groups == 0:

@@ -50,11 +50,11 @@ def test_moves_into_reports_the_room_it_needs() -> None:
     hand = ddz.Cards("33344456789TJQKA2XD").mask
     total = ddz.legal_moves(ddz.Cards.from_mask(hand)).count()
     small = np.zeros(10, dtype=np.uint64)
-    assert batch.moves_into(hand, 0, small) == total
+    assert batch.moves_into(hand, 0, ddz.CLASSIC, small) == total
     full = np.zeros(total, dtype=np.uint64)
-    assert batch.moves_into(hand, 0, full) == total
+    assert batch.moves_into(hand, 0, ddz.CLASSIC, full) == total
     assert small.tolist() == full[:10].tolist()
-    assert batch.moves_into(hand, 0, np.zeros(0, dtype=np.uint64)) == total
+    assert batch.moves_into(hand, 0, ddz.CLASSIC, np.zeros(0, dtype=np.uint64)) == total
 
 
 def test_batch_reports_the_room_it_needs_with_single_readings() -> None:
@@ -71,26 +71,26 @@ def test_batch_reports_the_room_it_needs_with_single_readings() -> None:
 def test_buffers_are_checked() -> None:
     hand = ddz.Cards("345").mask
     with pytest.raises(TypeError, match="64-bit integers"):
-        batch.moves_into(hand, 0, np.zeros(8, dtype=np.uint32))
+        batch.moves_into(hand, 0, ddz.CLASSIC, np.zeros(8, dtype=np.uint32))
     with pytest.raises(TypeError, match="one-dimensional"):
-        batch.moves_into(hand, 0, np.zeros((2, 4), dtype=np.uint64))
+        batch.moves_into(hand, 0, ddz.CLASSIC, np.zeros((2, 4), dtype=np.uint64))
     with pytest.raises((BufferError, ValueError), match="contiguous"):
-        batch.moves_into(hand, 0, np.zeros(8, dtype=np.uint64)[::2])
+        batch.moves_into(hand, 0, ddz.CLASSIC, np.zeros(8, dtype=np.uint64)[::2])
     read_only = np.zeros(8, dtype=np.uint64)
     read_only.flags.writeable = False
     with pytest.raises((BufferError, ValueError)):
-        batch.moves_into(hand, 0, read_only)
+        batch.moves_into(hand, 0, ddz.CLASSIC, read_only)
     with pytest.raises(TypeError):
-        batch.moves_into(hand, 0, [0] * 8)  # type: ignore[arg-type]
+        batch.moves_into(hand, 0, ddz.CLASSIC, [0] * 8)  # type: ignore[arg-type]
 
 
 def test_bad_hands_and_tables_are_rejected_not_crashed_on() -> None:
     with pytest.raises(ValueError, match="deck does not have"):
-        batch.moves_into(5, 0, np.zeros(8, np.uint64))  # five 3s
+        batch.moves_into(5, 0, ddz.CLASSIC, np.zeros(8, np.uint64))  # five 3s
     with pytest.raises(ValueError, match="deck does not have"):
-        batch.moves_into(1 << 62, 0, np.zeros(8, np.uint64))
+        batch.moves_into(1 << 62, 0, ddz.CLASSIC, np.zeros(8, np.uint64))
     with pytest.raises(ValueError, match="not a move under these rules"):
-        batch.moves_into(1, 12345, np.zeros(8, np.uint64))
+        batch.moves_into(1, 12345, ddz.CLASSIC, np.zeros(8, np.uint64))
     hands = np.array([1, 5], dtype=np.uint64)
     with pytest.raises(ValueError, match="row 1"):
         batch.legal_moves_batch(hands)

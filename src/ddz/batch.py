@@ -13,7 +13,7 @@ of both is in ``docs/layout.md``. The loops run in C; the batch form releases th
 >>> offsets.tolist()
 [0, 4, 7]
 >>> out = np.empty(64, dtype=np.uint64)
->>> batch.moves_into(hands[1], 0, out, rules=ddz.CLASSIC)
+>>> batch.moves_into(hands[1], 0, ddz.CLASSIC, out)
 3
 """
 
@@ -57,20 +57,22 @@ def move_codes(
     mask = hand if isinstance(hand, int) else Cards(hand).mask
     table = _table_code(last)
     out = np.empty(256, dtype=np.uint64)
-    count = _core.moves_into(mask, table, rules.core_flags, out)
+    count = _core.moves_into(mask, table, rules, out)
     if count > len(out):
         out = np.empty(count, dtype=np.uint64)
-        count = _core.moves_into(mask, table, rules.core_flags, out)
+        count = _core.moves_into(mask, table, rules, out)
     return out[:count].copy()
 
 
-def moves_into(hand_mask: int, table_code: int, out: Codes, *, rules: Rules = CLASSIC) -> int:
-    """Write the legal move codes of one hand into ``out``; return how many there are.
+moves_into = _core.moves_into
+"""``moves_into(hand_mask, table_code, rules, out) -> int``: the raw entry point.
 
-    The raw entry point: integers in, a caller's array out, nothing allocated. A result
-    larger than ``len(out)`` means ``out`` was too small: call again with that much room.
-    """
-    return int(_core.moves_into(int(hand_mask), int(table_code), rules.core_flags, out))
+Writes the legal move codes of one hand into ``out`` (a writable, contiguous uint64 array)
+and returns how many there are; ``table_code`` 0 means leading, ``rules`` is a ``Rules``
+(or its ``core_flags``). Nothing is allocated and no object is built: this is the core's
+own function, with no Python layer in between. A result larger than ``len(out)`` means
+``out`` was too small: call again with that much room.
+"""
 
 
 def legal_moves_batch(
@@ -88,10 +90,10 @@ def legal_moves_batch(
         table_array = np.ascontiguousarray(tables, dtype=np.uint64).reshape(-1)
     offsets = np.empty(len(hand_array) + 1, dtype=np.int64)
     out = np.empty(max(64 * len(hand_array), 64), dtype=np.uint64)
-    total = _core.moves_batch(hand_array, table_array, rules.core_flags, out, offsets)
+    total = _core.moves_batch(hand_array, table_array, rules, out, offsets)
     if total > len(out):
         out = np.empty(total, dtype=np.uint64)
-        total = _core.moves_batch(hand_array, table_array, rules.core_flags, out, offsets)
+        total = _core.moves_batch(hand_array, table_array, rules, out, offsets)
     return out[:total], offsets
 
 

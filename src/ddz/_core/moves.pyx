@@ -367,38 +367,134 @@ cdef void classify_all(uint64_t cards, const RuleSet* rs, Sink* sink) noexcept n
         emit(sink, make_code(cards, ROCKET, BIG_JOKER, 1))
 
 
-cdef void classify(uint64_t cards, const RuleSet* rs, Sink* sink) noexcept nogil:
-    """Every reading of cards under the rules; with single readings, only the first."""
-    cdef Sink all_readings
-    cdef uint64_t buffer[16]
-    if rs.options & OPT_MULTIPLE_READINGS_:
-        classify_all(cards, rs, sink)
-        return
-    all_readings.out = buffer
-    all_readings.cap = 16
-    all_readings.n = 0
-    classify_all(cards, rs, &all_readings)
-    if all_readings.n:
-        emit(sink, buffer[0])
+cdef inline uint64_t main_cards(uint64_t code) noexcept nogil:
+    """The cards that rank a move: all of them but the kickers."""
+    cdef int kind = code_kind(code)
+    cdef int top = code_rank(code), length = code_length(code)
+    if kind == TRIO_SINGLE or kind == TRIO_PAIR:
+        return digit(top, 3)
+    if kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
+        return digit(top, 4)
+    if kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS:
+        return chain_cards(top - length + 1, length, 3)
+    return code_cards(code)
+
+
+# With single readings (multiple_readings off) a multiset keeps one reading: the type that
+# comes first here, then the highest main rank. Bombs and plain chains come before kicker
+# types; this is how DouZero and RLCard type a move (333444555666 is a four-trio airplane).
+cdef int[NUM_KINDS] READING_PRIORITY = [
+    0,    # PASS
+    5,    # SINGLE
+    6,    # PAIR
+    7,    # TRIO
+    11,   # TRIO_SINGLE
+    12,   # TRIO_PAIR
+    8,    # STRAIGHT
+    9,    # PAIR_STRAIGHT
+    10,   # AIRPLANE
+    13,   # AIRPLANE_SINGLES
+    14,   # AIRPLANE_PAIRS
+    15,   # FOUR_TWO_SINGLES
+    16,   # FOUR_TWO_PAIRS
+    4,    # BOMB
+    3,    # ROCKET
+    1,    # SKIP
+    2,    # REVERSE
+]
+
+
+cdef inline bint preferred(uint64_t a, uint64_t b) noexcept nogil:
+    """Is reading a kept over reading b of the same cards?"""
+    cdef int pa = READING_PRIORITY[code_kind(a)], pb = READING_PRIORITY[code_kind(b)]
+    return pa < pb or (pa == pb and code_rank(a) > code_rank(b))
 
 
 cdef uint64_t first_reading(uint64_t cards, const RuleSet* rs) noexcept nogil:
-    cdef uint64_t buffer[1]
+    """The reading cards keep under single readings (0 if none)."""
+    cdef uint64_t buffer[16]
+    cdef uint64_t best = 0
     cdef Sink sink
+    cdef Py_ssize_t i
     sink.out = buffer
-    sink.cap = 1
+    sink.cap = 16
     sink.n = 0
     classify_all(cards, rs, &sink)
-    return buffer[0] if sink.n else 0
+    for i in range(min(sink.n, 16)):
+        if i == 0 or preferred(buffer[i], best):
+            best = buffer[i]
+    return best
+
+
+cdef inline bint may_have_other_readings(uint64_t code) noexcept nogil:
+    """A cheap necessary condition for cards to have a second reading: an airplane or a
+    bomb, a rank with three or more cards among the kickers, or a main rank whose fourth
+    card is a kicker. (Another reading needs another trio chain or quad, and that shows as
+    one of these.)"""
+    cdef int kind = code_kind(code)
+    cdef uint64_t main, kickers
+    if kind == AIRPLANE or kind == BOMB:
+        return True
+    main = main_cards(code)
+    kickers = code_cards(code) - main
+    if kickers == 0:
+        return False
+    if ((kickers & DDZ_DIGIT_TOP) | (kickers & (kickers >> 1) & DDZ_DIGIT_LOW)) != 0:
+        return True                                  # a kicker digit of 3 or more
+    return (main & (main >> 1) & DDZ_DIGIT_LOW & ~(main >> 2)
+            & (kickers | (kickers >> 1) | (kickers >> 2))) != 0
+
+
+cdef inline bint is_kept_reading(uint64_t code, const RuleSet* rs) noexcept nogil:
+    """Under single readings: is code the one reading its cards keep?"""
+    return not may_have_other_readings(code) or first_reading(code_cards(code), rs) == code
+
+
+cdef void classify(uint64_t cards, const RuleSet* rs, Sink* sink) noexcept nogil:
+    """Every reading of cards under the rules; under single readings, the one they keep."""
+    cdef uint64_t kept
+    if rs.options & OPT_MULTIPLE_READINGS_:
+        classify_all(cards, rs, sink)
+        return
+    kept = first_reading(cards, rs)
+    if kept:
+        emit(sink, kept)
+
+
+cdef bint is_plain_reading(uint64_t code, const RuleSet* rs) noexcept nogil:
+    """Is code a reading of a type without kickers (single ... airplane, bomb, rocket)?
+    These are checked by rebuilding the one code their type, rank and length allow."""
+    cdef int kind = code_kind(code), rank = code_rank(code), length = code_length(code)
+    cdef int width
+    if kind == SINGLE or kind == PAIR or kind == TRIO or kind == BOMB:
+        width = 4 if kind == BOMB else kind
+        if length != 1 or (width > 1 and rank > TWO) or rank >= NUM_RANKS:
+            return False
+        return code == make_code(digit(rank, width), kind, rank, 1)
+    if kind == ROCKET:
+        return code == make_code(digit(SMALL_JOKER, 1) | digit(BIG_JOKER, 1), ROCKET, BIG_JOKER, 1)
+    width = kind - STRAIGHT + 1
+    if (rank > ACE or not rs.min_len[width] <= length <= rs.max_len[width]
+            or rank - length + 1 < 0):
+        return False
+    return code == make_code(chain_cards(rank - length + 1, length, width), kind, rank, length)
 
 
 cdef bint is_reading(uint64_t code, const RuleSet* rs) noexcept nogil:
-    """Is code one of the readings its own cards have under the rules?"""
+    """Is code one of the readings its own cards have under the rules (and, under single
+    readings, the one they keep)?"""
     cdef uint64_t buffer[16]
     cdef Sink sink
     cdef Py_ssize_t i
+    cdef int kind = code_kind(code)
     if code == 0:
         return True
+    if not is_subset(code_cards(code), rs.deck):
+        return False
+    if (kind == SINGLE or kind == PAIR or kind == TRIO or kind == STRAIGHT
+            or kind == PAIR_STRAIGHT or kind == ROCKET
+            or ((kind == AIRPLANE or kind == BOMB) and rs.options & OPT_MULTIPLE_READINGS_)):
+        return is_plain_reading(code, rs)
     if not (rs.options & OPT_MULTIPLE_READINGS_):
         return first_reading(code_cards(code), rs) == code
     sink.out = buffer
@@ -414,24 +510,36 @@ cdef bint is_reading(uint64_t code, const RuleSet* rs) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Generation
 
+# Rank sets in the generator are "spread": rank r is bit 3r, the low bit of its digit, so
+# they come straight out of the card integer with a few shifts and no loop.
+cdef extern from *:
+    """
+    #define DDZ_SPREAD_RANKS  ((unsigned long long)0x1249249249249ULL & ((1ULL << 45) - 1))
+    #define DDZ_SPREAD_CHAIN  ((unsigned long long)0x1249249249249ULL & ((1ULL << 34) - 1))
+    """
+    const uint64_t DDZ_SPREAD_RANKS    # ranks 3 .. big joker
+    const uint64_t DDZ_SPREAD_CHAIN    # ranks 3 .. ace: the ranks a chain may use
+
 ctypedef struct Hand:
     uint64_t cards
-    int total
-    unsigned has[5]      # has[k]: bit r set when rank r (0..14) is held at least k times
+    uint64_t has[5]      # has[k]: the spread set of ranks (0..14) held at least k times
 
 
 cdef inline void load_hand(Hand* hand, uint64_t cards) noexcept nogil:
-    cdef int rank, k
-    cdef unsigned m
     hand.cards = cards
-    hand.total = 0
-    for k in range(5):
-        hand.has[k] = 0
-    for rank in range(NUM_RANKS):
-        m = count_of(cards, rank)
-        hand.total += m
-        for k in range(1, m + 1):
-            hand.has[k] |= 1u << rank
+    hand.has[0] = DDZ_SPREAD_RANKS
+    hand.has[1] = (cards | (cards >> 1) | (cards >> 2)) & DDZ_SPREAD_RANKS   # digit >= 1
+    hand.has[2] = ((cards >> 1) | (cards >> 2)) & DDZ_SPREAD_RANKS           # digit >= 2
+    hand.has[3] = ((cards & (cards >> 1)) | (cards >> 2)) & DDZ_SPREAD_RANKS  # 3 or 4
+    hand.has[4] = (cards >> 2) & DDZ_SPREAD_RANKS                             # digit 4
+
+
+cdef inline bint holds(uint64_t spread, int rank) noexcept nogil:
+    return (spread >> (3 * rank)) & 1
+
+
+cdef inline uint64_t rank_bit(int rank) noexcept nogil:
+    return 1ULL << (3 * rank)
 
 
 ctypedef struct Kickers:
@@ -479,21 +587,21 @@ cdef void pair_kickers(Sink* sink, const Kickers* k, const RuleSet* rs, int rank
             pair_kickers(sink, k, rs, rank + 1, need - pairs, chosen + digit(rank, 2 * pairs))
 
 
-cdef inline int pop_lowest(unsigned* bits) noexcept nogil:
-    """The lowest set bit's index, cleared from bits (bits must not be 0)."""
-    cdef int rank = __builtin_ctz(bits[0])
-    bits[0] &= bits[0] - 1
+cdef inline int pop_lowest(uint64_t* spread) noexcept nogil:
+    """The lowest rank of a spread set, removed from it (the set must not be empty)."""
+    cdef int rank = __builtin_ctzll(spread[0]) // 3
+    spread[0] &= spread[0] - 1
     return rank
 
 
-cdef inline unsigned ranks_above(int above) noexcept nogil:
-    """The rank bits above `above` (every rank for -1)."""
-    return ~0u if above < 0 else ~((2u << above) - 1)
+cdef inline uint64_t ranks_above(int above) noexcept nogil:
+    """The spread set of ranks above `above` (every rank for -1)."""
+    return ~0ULL if above < 0 else ~((1ULL << (3 * above + 3)) - 1)
 
 
 cdef void gen_sets(Sink* sink, const Hand* hand, int width, int kind, int above) noexcept nogil:
     """Singles, pairs, trios or bombs ranked above `above`."""
-    cdef unsigned held = hand.has[width] & ranks_above(above)
+    cdef uint64_t held = hand.has[width] & ranks_above(above)
     cdef int rank
     while held:
         rank = pop_lowest(&held)
@@ -503,19 +611,19 @@ cdef void gen_sets(Sink* sink, const Hand* hand, int width, int kind, int above)
 cdef void gen_trio_kickers(Sink* sink, const Hand* hand, const RuleSet* rs, int kind,
                            int above) noexcept nogil:
     """Trio + single and trio + pair: one kicker, so no kicker rule beyond its rank."""
-    cdef unsigned trios = hand.has[3] & ranks_above(above)
-    cdef unsigned kickers
+    cdef uint64_t trios = hand.has[3] & ranks_above(above)
+    cdef uint64_t kickers
     cdef int rank, kicker
     cdef uint64_t main
     while trios:
         rank = pop_lowest(&trios)
         main = make_code(digit(rank, 3), kind, rank, 1)
         if kind == TRIO_SINGLE:
-            kickers = hand.has[1] & ~(1u << rank)
-            if (hand.has[4] >> rank) & 1 and rs.options & OPT_KICKER_MATCHES_MAIN_:
-                kickers |= 1u << rank
+            kickers = hand.has[1] & ~rank_bit(rank)
+            if holds(hand.has[4], rank) and rs.options & OPT_KICKER_MATCHES_MAIN_:
+                kickers |= rank_bit(rank)
         else:
-            kickers = hand.has[2] & ~(1u << rank)
+            kickers = hand.has[2] & ~rank_bit(rank)
         while kickers:
             kicker = pop_lowest(&kickers)
             emit(sink, main + digit(kicker, 1 if kind == TRIO_SINGLE else 2))
@@ -525,8 +633,8 @@ cdef void gen_four_two(Sink* sink, const Hand* hand, const RuleSet* rs, int kind
                        int above) noexcept nogil:
     """Four + two singles or two pairs: two kickers of distinct ranks, or of one rank where
     the rules let kickers repeat."""
-    cdef unsigned quads = hand.has[4] & ranks_above(above)
-    cdef unsigned firsts, seconds, doubles
+    cdef uint64_t quads = hand.has[4] & ranks_above(above)
+    cdef uint64_t firsts, seconds, doubles
     cdef int rank, first, second, width = 1 if kind == FOUR_TWO_SINGLES else 2
     cdef bint distinct
     cdef uint64_t main
@@ -537,15 +645,15 @@ cdef void gen_four_two(Sink* sink, const Hand* hand, const RuleSet* rs, int kind
     while quads:
         rank = pop_lowest(&quads)
         main = make_code(digit(rank, 4), kind, rank, 1)
-        firsts = hand.has[width] & ~(1u << rank)
-        doubles = 0 if distinct else hand.has[2 * width] & ~(1u << rank)
+        firsts = hand.has[width] & ~rank_bit(rank)
+        doubles = 0 if distinct else hand.has[2 * width] & ~rank_bit(rank)
         while firsts:
             first = pop_lowest(&firsts)
-            if (doubles >> first) & 1:
+            if holds(doubles, first):
                 emit(sink, main + digit(first, 2 * width))
             seconds = firsts
             if first == SMALL_JOKER and not (rs.options & OPT_ROCKET_AS_KICKERS_):
-                seconds &= ~(1u << BIG_JOKER)
+                seconds &= ~rank_bit(BIG_JOKER)
             while seconds:
                 second = pop_lowest(&seconds)
                 emit(sink, main + digit(first, width) + digit(second, width))
@@ -556,20 +664,21 @@ cdef void gen_chains(Sink* sink, const Hand* hand, const RuleSet* rs, int width,
     """Chains of `width` cards a rank; with only_length, just that length, topping above."""
     cdef int low, length, top, i
     cdef int shortest = rs.min_len[width], longest = rs.max_len[width]
-    cdef unsigned held = hand.has[width] & ((2u << ACE) - 1)
-    cdef unsigned starts = held
+    cdef uint64_t held = hand.has[width] & DDZ_SPREAD_CHAIN
+    cdef uint64_t starts = held
+    cdef int total = -1
     cdef uint64_t cards
     cdef Kickers k
     if only_length:
         shortest = longest = only_length
     for i in range(1, shortest):           # keep the ranks a long-enough run starts at
-        starts &= held >> i
+        starts &= held >> (3 * i)
     while starts:
         low = pop_lowest(&starts)
         cards = chain_cards(low, shortest - 1, width)
         for length in range(shortest, longest + 1):
             top = low + length - 1
-            if top > ACE or not (held >> top) & 1:
+            if top > ACE or not holds(held, top):
                 break
             cards |= digit(top, width)
             if top <= above:
@@ -578,7 +687,9 @@ cdef void gen_chains(Sink* sink, const Hand* hand, const RuleSet* rs, int width,
                 emit(sink, make_code(cards, kind, top, length))
                 continue
             # airplanes with wings: a chain of trios plus one wing a trio
-            if hand.total < (4 if kind == AIRPLANE_SINGLES else 5) * length:
+            if total < 0:
+                total = card_total(hand.cards)
+            if total < (4 if kind == AIRPLANE_SINGLES else 5) * length:
                 break
             k.main_code = make_code(cards, kind, top, length)
             k.available = hand.cards - cards
@@ -612,20 +723,13 @@ cdef void gen_kind(Sink* sink, const Hand* hand, const RuleSet* rs, int kind, in
     elif kind == BOMB:
         gen_sets(sink, hand, 4, BOMB, above)
     elif kind == ROCKET:
-        if (hand.has[1] >> SMALL_JOKER) & 1 and (hand.has[1] >> BIG_JOKER) & 1:
+        if holds(hand.has[1], SMALL_JOKER) and holds(hand.has[1], BIG_JOKER):
             emit(sink, make_code(digit(SMALL_JOKER, 1) | digit(BIG_JOKER, 1), ROCKET,
                                  BIG_JOKER, 1))
     elif kind == SKIP or kind == REVERSE:
         if count_of(hand.cards, SKIP_CARD if kind == SKIP else REVERSE_CARD):
             emit(sink, make_code(digit(SKIP_CARD if kind == SKIP else REVERSE_CARD, 1),
                                  kind, 0, 1))
-
-
-cdef inline bint may_be_ambiguous(int kind) noexcept nogil:
-    """Types whose cards can have a second reading (so single-reading rules filter them)."""
-    return (kind == TRIO_SINGLE or kind == AIRPLANE or kind == AIRPLANE_SINGLES
-            or kind == AIRPLANE_PAIRS or kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS
-            or kind == BOMB)
 
 
 cdef void generate(uint64_t hand_cards, uint64_t table, const RuleSet* rs,
@@ -655,7 +759,7 @@ cdef void generate(uint64_t hand_cards, uint64_t table, const RuleSet* rs,
     kept = start
     for i in range(start, sink.n):
         code = sink.out[i]
-        if may_be_ambiguous(code_kind(code)) and first_reading(code_cards(code), rs) != code:
+        if not is_kept_reading(code, rs):
             continue
         sink.out[kept] = code
         kept += 1
@@ -710,19 +814,6 @@ class MoveType(enum.IntEnum):
 
 cdef tuple MOVE_TYPES = tuple(MoveType)
 cdef str SYMBOL_TEXT = "3456789TJQKA2XDSV"
-
-
-cdef inline uint64_t main_cards(uint64_t code) noexcept nogil:
-    """The cards that rank a move: all of them but the kickers."""
-    cdef int kind = code_kind(code)
-    cdef int top = code_rank(code), length = code_length(code)
-    if kind == TRIO_SINGLE or kind == TRIO_PAIR:
-        return digit(top, 3)
-    if kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
-        return digit(top, 4)
-    if kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS:
-        return chain_cards(top - length + 1, length, 3)
-    return code_cards(code)
 
 
 cdef str cards_text(uint64_t cards):
@@ -854,6 +945,13 @@ cdef Move new_move(uint64_t code):
     return move
 
 
+cdef RuleSet rules_of(object rules) except *:
+    """The RuleSet of a ddz.Rules (its core_flags) or of a packed rule integer."""
+    if type(rules) is int:
+        return checked_rules(rules)
+    return checked_rules(rules.core_flags)
+
+
 cdef RuleSet checked_rules(uint64_t packed) except *:
     cdef RuleSet rs
     cdef int width
@@ -935,7 +1033,7 @@ cdef class LegalMoves:
     cdef list moves
 
     def __cinit__(self, uint64_t hand_mask, uint64_t table_code, object rules):
-        self.rs = checked_rules(rules.core_flags)
+        self.rs = rules_of(rules)
         check_hand(hand_mask, &self.rs)
         check_table(table_code, &self.rs)
         self.hand_mask = hand_mask
@@ -1012,17 +1110,17 @@ cdef class LegalMoves:
 collections.abc.Sequence.register(LegalMoves)
 
 
-def legal_moves(uint64_t hand, uint64_t table, uint64_t rules):
+def legal_moves(uint64_t hand, uint64_t table, object rules):
     """Every legal move as a list of Move: leads when table is 0, else answers, pass first."""
-    cdef RuleSet rs = checked_rules(rules)
+    cdef RuleSet rs = rules_of(rules)
     check_hand(hand, &rs)
     check_table(table, &rs)
     return run_to_moves(hand, table, &rs, False)
 
 
-def count_moves(uint64_t hand, uint64_t table, uint64_t rules):
+def count_moves(uint64_t hand, uint64_t table, object rules):
     """How many legal moves legal_moves would return, without building them."""
-    cdef RuleSet rs = checked_rules(rules)
+    cdef RuleSet rs = rules_of(rules)
     cdef Sink sink
     check_hand(hand, &rs)
     check_table(table, &rs)
@@ -1035,9 +1133,9 @@ def count_moves(uint64_t hand, uint64_t table, uint64_t rules):
     return len(run_to_moves(hand, table, &rs, False))
 
 
-def classify_cards(uint64_t cards, uint64_t rules):
+def classify_cards(uint64_t cards, object rules):
     """Every reading of cards under the rules, as a list of Move ([] when none)."""
-    cdef RuleSet rs = checked_rules(rules)
+    cdef RuleSet rs = rules_of(rules)
     if cards & ~DDZ_CARDS_MASK:
         raise ValueError("not a card multiset")
     return run_to_moves(cards, 0, &rs, True)
@@ -1048,16 +1146,16 @@ def move_beats(uint64_t move, uint64_t table):
     return beats(move, table)
 
 
-def is_reading_code(uint64_t code, uint64_t rules):
+def is_reading_code(uint64_t code, object rules):
     """Is code a well-formed move under the rules (one of its cards' readings)?"""
-    cdef RuleSet rs = checked_rules(rules)
+    cdef RuleSet rs = rules_of(rules)
     return is_reading(code, &rs)
 
 
-def legality_code(uint64_t hand, uint64_t move, uint64_t table, uint64_t rules):
+def legality_code(uint64_t hand, uint64_t move, uint64_t table, object rules):
     """0 if move is legal from hand on table (0: leading), else a reason: 1 not a move
     under the rules, 2 not in the hand, 3 the leader cannot pass, 4 does not beat."""
-    cdef RuleSet rs = checked_rules(rules)
+    cdef RuleSet rs = rules_of(rules)
     check_hand(hand, &rs)
     check_table(table, &rs)
     return legality(hand, move, table, table == 0, &rs)
@@ -1077,13 +1175,16 @@ cdef int get_codes(object array, Py_buffer* view, bint writable, int itemsize) e
     return 0
 
 
-def moves_into(uint64_t hand, uint64_t table, uint64_t rules, object out):
+def moves_into(uint64_t hand, uint64_t table, object rules, object out):
     """Write the legal move codes of one hand into out (a writable uint64 array).
+
+    hand is a card integer, table the move code to answer (0: leading), rules a ddz.Rules
+    (or its core_flags). The raw entry point: no objects are built, nothing is allocated.
 
     Returns how many moves there are. A result larger than len(out) means out was too
     small (only len(out) codes were written): call again with at least that much room.
     """
-    cdef RuleSet rs = checked_rules(rules)
+    cdef RuleSet rs = rules_of(rules)
     cdef Py_buffer view
     cdef Sink sink
     check_hand(hand, &rs)
@@ -1098,7 +1199,7 @@ def moves_into(uint64_t hand, uint64_t table, uint64_t rules, object out):
     return sink.n
 
 
-def moves_batch(object hands, object tables, uint64_t rules, object out, object offsets):
+def moves_batch(object hands, object tables, object rules, object out, object offsets):
     """Legal moves of many hands in one call, the loop in C without the GIL.
 
     hands, tables: 64-bit integer arrays of equal length n (a table of 0 means leading);
@@ -1107,7 +1208,7 @@ def moves_batch(object hands, object tables, uint64_t rules, object out, object 
     moves. A result larger than len(out) means out was too small: call again with at least
     that much room (out and offsets then hold nothing useful).
     """
-    cdef RuleSet rs = checked_rules(rules)
+    cdef RuleSet rs = rules_of(rules)
     cdef Py_buffer views[4]
     cdef int acquired = 0
     cdef Py_ssize_t i, n, bad = -1
