@@ -349,10 +349,7 @@ def kicker_readings(counts: tuple[int, ...], rules: Any) -> list[Reading]:
                     continue
             elif not pair_kickers_ok(kickers, main, rules):
                 continue
-            rank = main[-1]
-            if kind == "AIRPLANE_SINGLES" and option(rules, "airplane_rank_includes_wing_trios"):
-                rank = max([rank] + [r for r, count in kickers.items() if count == 3])
-            found.append(Reading(kind, rank, len(main) if chain else 1, counts))
+            found.append(Reading(kind, main[-1], len(main) if chain else 1, counts))
     return found
 
 
@@ -396,8 +393,20 @@ def heavy_wings(reading: Reading) -> bool:
     return 4 in reading.cards or (reading.length >= 4 and trios > reading.length)
 
 
-def beats(a: Reading, b: Reading) -> bool:
-    """Whether move ``a`` beats the table's move ``b``.
+def comparison_rank(reading: Reading, rules: Any) -> int:
+    """The rank a move compares by: its main rank, except that with
+    ``airplane_rank_includes_wing_trios`` an airplane with single wings counts its highest
+    rank held exactly three times, wing trios included (DouZero's
+    ``filter_type_11_serial_3_1``)."""
+    if reading.type == "AIRPLANE_SINGLES" and option(rules, "airplane_rank_includes_wing_trios"):
+        trios = [rank for rank, count in enumerate(reading.cards) if count == 3]
+        return max([reading.rank, *trios])
+    return reading.rank
+
+
+def beats(a: Reading, b: Reading, rules: Any = None) -> bool:
+    """Whether move ``a`` beats the table's move ``b`` (under ``rules``' comparison options,
+    when given).
 
     Same type and length and a higher rank; a bomb beats every non-bomb and lower bombs; the
     rocket beats everything. PASS, SKIP and REVERSE beat nothing and are never beaten (they
@@ -412,7 +421,13 @@ def beats(a: Reading, b: Reading) -> bool:
         return True
     if a.type == "BOMB" and b.type != "BOMB":
         return True
-    return a.type == b.type and a.length == b.length and a.rank > b.rank
+    if rules is not None:
+        if option(rules, "bombs_only_on_heavy_wings") and heavy_wings(b):
+            return a.type == "BOMB" and b.type == "BOMB" and a.rank > b.rank
+        a_rank, b_rank = comparison_rank(a, rules), comparison_rank(b, rules)
+    else:
+        a_rank, b_rank = a.rank, b.rank
+    return a.type == b.type and a.length == b.length and a_rank > b_rank
 
 
 # --- generate ----------------------------------------------------------------------------
@@ -480,10 +495,7 @@ def moves(hand: Any, last: Reading | None, rules: Any) -> set[Reading]:
     leads.discard(PASS)
     if last is None:
         return leads
-    if option(rules, "bombs_only_on_heavy_wings") and heavy_wings(last):
-        answers = {move for move in leads if move.type in ("BOMB", "ROCKET")}
-    else:
-        answers = {move for move in leads if beats(move, last)}
+    answers = {move for move in leads if beats(move, last, rules)}
     answers |= {move for move in leads if move.type in ("SKIP", "REVERSE")}
     answers.add(PASS)
     return answers

@@ -195,10 +195,14 @@ def test_multiple_readings() -> None:
 
 def test_airplane_rank_includes_wing_trios() -> None:
     loose = {"single_kickers_distinct": False, "trio_as_wings": True}
+    low = move("333444555999", **loose)  # chain 3..5 with a wing trio of 9s
+    high = move("666777888345", **loose)  # chain 6..8
     assert kinds("333444555999", **loose) == [("AIRPLANE_SINGLES", "5", 3)]
-    assert kinds("333444555999", **loose, airplane_rank_includes_wing_trios=True) == [
-        ("AIRPLANE_SINGLES", "9", 3)
-    ]
+    assert beats(high, low, make_rules(**loose))
+    assert not beats(low, high, make_rules(**loose))
+    douzero_like = make_rules(**loose, airplane_rank_includes_wing_trios=True)
+    assert beats(low, high, douzero_like)
+    assert not beats(high, low, douzero_like)
 
 
 def test_bombs_only_on_heavy_wings() -> None:

@@ -114,9 +114,11 @@ def classify(cards: CardsLike, *, rules: Rules = CLASSIC) -> list[Move]:
     return _core.classify_cards(_hand(cards), rules.core_flags)  # type: ignore[no-any-return]
 
 
-def beats(move: MoveLike, other: MoveLike) -> bool:
+def beats(move: MoveLike, other: MoveLike, *, rules: Rules | None = None) -> bool:
     """Does ``move`` beat ``other`` on the table? Same type and length with a higher main
-    rank; a bomb beats any non-bomb and lower bombs; the rocket beats everything.
+    rank; a bomb beats any non-bomb and lower bombs; the rocket beats everything. With
+    ``rules``, their comparison options apply too (``DOUZERO`` compares some airplanes
+    differently).
 
     >>> beats("44", "33"), beats("3333", "XD"), beats("34567", "345678")
     (True, False, False)
@@ -124,7 +126,7 @@ def beats(move: MoveLike, other: MoveLike) -> bool:
     table = _move(other)
     if table.code == 0 or table.type in (MoveType.SKIP, MoveType.REVERSE):
         raise ValueError(f"{table} is no combination to beat")
-    return bool(_core.move_beats(_move(move).code, table.code))
+    return bool(_core.move_beats(_move(move).code, table.code, rules))
 
 
 def legal_moves(

@@ -72,13 +72,23 @@ class Rules:
         ``quad_as_wings``: all four cards of one rank may be single wings of an airplane
         (``333444555666+7777``); only matters when single kickers may repeat.
         ``trio_as_wings``: three cards of one rank may be single wings of an airplane
-        (``333444555+777``, ``333444555666+7779``); only matters when single kickers may
-        repeat.
+        (``333444555+999``); only matters when single kickers may repeat.
+        ``trio_wings_adjacent``: such a wing trio may sit right next to the chain
+        (``333444555666+7779``, which also reads like a longer airplane); only matters with
+        ``trio_as_wings``.
         ``min_straight`` .. ``max_airplane``: chain lengths (chains run from 3 to A at most).
         ``multiple_readings``: a multiset with two readings (``333444555666`` as a four-trio
         airplane or as three trios with three single wings) may be played as either; when off,
-        each multiset has exactly one reading, the first in :class:`ddz.MoveType` order
-        (bombs and plain chains before kicker types).
+        each multiset keeps one reading: bombs and the rocket first, then single, pair,
+        trio, the chains without kickers, then the kicker types in :class:`ddz.MoveType`
+        order, and within a type the highest main rank.
+
+    Comparison quirks (off in the rule book; DouZero 1.1.0 plays them)
+        ``airplane_rank_includes_wing_trios``: an airplane with single wings compares by its
+        highest rank held three times, a wing trio included (``333444555+999`` ranks as 9).
+        ``bombs_only_on_heavy_wings``: an airplane with single wings that holds a quad, or a
+        wing trio beside a chain of four or more trios, can be answered only by bombs and
+        the rocket.
     """
 
     players: int = 3
@@ -98,6 +108,7 @@ class Rules:
     rocket_as_kickers: bool = False
     quad_as_wings: bool = False
     trio_as_wings: bool = False
+    trio_wings_adjacent: bool = True
     min_straight: int = 5
     max_straight: int = 12
     min_pair_straight: int = 3
@@ -105,6 +116,8 @@ class Rules:
     min_airplane: int = 2
     max_airplane: int = 12
     multiple_readings: bool = True
+    airplane_rank_includes_wing_trios: bool = False
+    bombs_only_on_heavy_wings: bool = False
 
     core_flags: int = dataclasses.field(init=False, repr=False, compare=False)
 
@@ -155,6 +168,9 @@ class Rules:
             (_moves.OPT_QUAD_AS_WINGS, self.quad_as_wings),
             (_moves.OPT_TRIO_AS_WINGS, self.trio_as_wings),
             (_moves.OPT_MULTIPLE_READINGS, self.multiple_readings),
+            (_moves.OPT_TRIO_WINGS_ADJACENT, self.trio_wings_adjacent),
+            (_moves.OPT_AIRPLANE_RANK_WING_TRIOS, self.airplane_rank_includes_wing_trios),
+            (_moves.OPT_BOMBS_ONLY_ON_HEAVY_WINGS, self.bombs_only_on_heavy_wings),
         ):
             if enabled:
                 options |= bit
@@ -193,14 +209,24 @@ DOUZERO = Rules(
     rocket_as_kickers=True,
     quad_as_wings=True,
     trio_as_wings=True,
-    multiple_readings=False,
+    airplane_rank_includes_wing_trios=True,
+    bombs_only_on_heavy_wings=True,
 )
-"""The move set of DouZero 1.1.0 (``douzero.env``), move for move."""
+"""The move set of DouZero 1.1.0 (``douzero.env``), move for move.
+
+DouZero offers every reading of a multiset (``444555666777`` answers three trios with wings
+as ``444555666+777`` and as ``555666777+444``) and reads the move on the table by the
+single-reading order; use ``classify(cards, rules=DOUZERO.replace(multiple_readings=False))``
+for that reading."""
 
 RLCARD = Rules(
     bidding=Bidding.RANDOM,
     spring=False,
     single_kickers_distinct=False,
+    trio_as_wings=True,
+    trio_wings_adjacent=False,
+    max_pair_straight=10,
+    max_airplane=6,
     multiple_readings=False,
 )
 """The move set of RLCard 1.2.0 (its 27,471 moves), move for move."""

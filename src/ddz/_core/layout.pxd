@@ -45,6 +45,7 @@ cdef extern from *:
     const uint64_t DDZ_DIGIT_TOP
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
 
 cdef enum:
     NUM_DIGITS = 17      # ranks 3..2, the two jokers, Skip and Reverse

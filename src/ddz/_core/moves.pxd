@@ -13,6 +13,9 @@ cdef enum:
     OPT_QUAD_AS_WINGS_ = 32
     OPT_TRIO_AS_WINGS_ = 64
     OPT_MULTIPLE_READINGS_ = 128
+    OPT_TRIO_WINGS_ADJACENT_ = 256
+    OPT_AIRPLANE_RANK_WING_TRIOS_ = 512
+    OPT_BOMBS_ONLY_ON_HEAVY_WINGS_ = 1024
 
 ctypedef struct RuleSet:
     unsigned options
@@ -29,6 +32,7 @@ cdef void unpack_rules(uint64_t packed, RuleSet* rs) noexcept nogil
 cdef bint hand_fits_deck(uint64_t hand, const RuleSet* rs) noexcept nogil
 cdef bint is_reading(uint64_t code, const RuleSet* rs) noexcept nogil
 cdef bint beats(uint64_t move, uint64_t table) noexcept nogil
+cdef bint answers(uint64_t move, uint64_t table, const RuleSet* rs) noexcept nogil
 cdef void classify(uint64_t cards, const RuleSet* rs, Sink* sink) noexcept nogil
 cdef void generate(uint64_t hand, uint64_t table, const RuleSet* rs, Sink* sink) noexcept nogil
 cdef int legality(uint64_t hand, uint64_t move, uint64_t table, bint leading,

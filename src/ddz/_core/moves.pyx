@@ -30,6 +30,9 @@ OPT_ROCKET_AS_KICKERS = OPT_ROCKET_AS_KICKERS_
 OPT_QUAD_AS_WINGS = OPT_QUAD_AS_WINGS_
 OPT_TRIO_AS_WINGS = OPT_TRIO_AS_WINGS_
 OPT_MULTIPLE_READINGS = OPT_MULTIPLE_READINGS_
+OPT_TRIO_WINGS_ADJACENT = OPT_TRIO_WINGS_ADJACENT_
+OPT_AIRPLANE_RANK_WING_TRIOS = OPT_AIRPLANE_RANK_WING_TRIOS_
+OPT_BOMBS_ONLY_ON_HEAVY_WINGS = OPT_BOMBS_ONLY_ON_HEAVY_WINGS_
 
 CARDS_MASK = DDZ_CARDS_MASK
 TYPE_SHIFT_ = TYPE_SHIFT
@@ -147,7 +150,8 @@ def pack_rules(unsigned options, int min_straight, int max_straight, int min_pai
 
 cdef uint64_t ANY_RULES = pack_rules(
     OPT_FOUR_WITH_TWO_ | OPT_KICKER_MATCHES_MAIN_ | OPT_ROCKET_AS_KICKERS_ | OPT_QUAD_AS_WINGS_
-    | OPT_TRIO_AS_WINGS_ | OPT_MULTIPLE_READINGS_, 5, 12, 3, 12, 2, 12, 0, 2)
+    | OPT_TRIO_AS_WINGS_ | OPT_TRIO_WINGS_ADJACENT_ | OPT_MULTIPLE_READINGS_,
+    5, 12, 3, 12, 2, 12, 0, 2)
 PERMISSIVE_RULES = ANY_RULES
 """Every option on: a code is a structurally possible move iff it is a reading here."""
 
@@ -175,10 +179,16 @@ cdef bint hand_fits_deck(uint64_t hand, const RuleSet* rs) noexcept nogil:
 # Kicker rules: one place says which kickers a move may carry; classify and generate both
 # ask it, so the two cannot disagree.
 
+cdef inline unsigned chain_neighbours(unsigned main_ranks) noexcept nogil:
+    """The ranks just below and above a chain (within 3..A): where a wing trio would make the
+    cards read like a longer airplane."""
+    return ((main_ranks << 1) | (main_ranks >> 1)) & ~main_ranks & ((2u << ACE) - 1)
+
+
 cdef inline bint single_kicker_count_ok(unsigned m, bint main_rank, bint airplane,
-                                        const RuleSet* rs) noexcept nogil:
+                                        bint neighbour, const RuleSet* rs) noexcept nogil:
     """May m single kickers of one rank ride on a move (main_rank: the rank is in the main
-    part)?"""
+    part; neighbour: it is next to an airplane's chain)?"""
     if m == 0:
         return True
     if main_rank and not (rs.options & OPT_KICKER_MATCHES_MAIN_):
@@ -190,7 +200,8 @@ cdef inline bint single_kicker_count_ok(unsigned m, bint main_rank, bint airplan
     if m == 2:
         return True
     if m == 3:
-        return airplane and (rs.options & OPT_TRIO_AS_WINGS_) != 0
+        return (airplane and (rs.options & OPT_TRIO_AS_WINGS_) != 0
+                and (not neighbour or (rs.options & OPT_TRIO_WINGS_ADJACENT_) != 0))
     return m == 4 and airplane and (rs.options & OPT_QUAD_AS_WINGS_) != 0
 
 
@@ -207,11 +218,12 @@ cdef inline bint rocket_rule_ok(uint64_t kickers, const RuleSet* rs) noexcept no
 cdef bint single_kickers_ok(uint64_t kickers, unsigned main_ranks, bint airplane,
                             const RuleSet* rs) noexcept nogil:
     cdef int rank
+    cdef unsigned neighbours = chain_neighbours(main_ranks)
     if count_of(kickers, SKIP_CARD) or count_of(kickers, REVERSE_CARD):
         return False
     for rank in range(NUM_RANKS):
         if not single_kicker_count_ok(count_of(kickers, rank), (main_ranks >> rank) & 1,
-                                      airplane, rs):
+                                      airplane, (neighbours >> rank) & 1, rs):
             return False
     return rocket_rule_ok(kickers, rs)
 
@@ -234,6 +246,7 @@ cdef bint pair_kickers_ok(uint64_t kickers, unsigned main_ranks, const RuleSet* 
 # Comparison
 
 cdef bint beats(uint64_t move, uint64_t table) noexcept nogil:
+    """The rule book's comparison (RULES.md section 2); see answers() for rule options."""
     cdef int kind = code_kind(move)
     cdef int table_kind = code_kind(table)
     if kind == PASS or kind == SKIP or kind == REVERSE:
@@ -248,6 +261,55 @@ cdef bint beats(uint64_t move, uint64_t table) noexcept nogil:
         return False
     return (kind == table_kind and code_length(move) == code_length(table)
             and code_rank(move) > code_rank(table))
+
+
+cdef inline uint64_t exact_trios(uint64_t cards) noexcept nogil:
+    """The spread set of ranks held exactly three times."""
+    return cards & (cards >> 1) & ~(cards >> 2) & DDZ_DIGIT_LOW
+
+
+cdef int comparison_rank(uint64_t code, const RuleSet* rs) noexcept nogil:
+    """The rank a move compares by: its main rank, except that with
+    airplane_rank_includes_wing_trios an airplane with single wings counts its highest rank
+    held three times, wing trios included (DouZero's filter_type_11_serial_3_1)."""
+    cdef uint64_t trios
+    cdef int rank = code_rank(code)
+    if code_kind(code) == AIRPLANE_SINGLES and rs.options & OPT_AIRPLANE_RANK_WING_TRIOS_:
+        trios = exact_trios(code_cards(code))
+        if trios:
+            rank = max(rank, (63 - __builtin_clzll(trios)) // 3)
+    return rank
+
+
+cdef bint heavy_wings(uint64_t code) noexcept nogil:
+    """An airplane with single wings that holds a quad, or a wing trio beside a chain of four
+    or more trios: moves DouZero cannot type, so it lets only bombs answer them."""
+    cdef uint64_t cards = code_cards(code), trios
+    cdef int count = 0
+    if code_kind(code) != AIRPLANE_SINGLES:
+        return False
+    if (cards >> 2) & DDZ_DIGIT_LOW:
+        return True
+    if code_length(code) < 4:
+        return False
+    trios = exact_trios(cards)
+    while trios:
+        trios &= trios - 1
+        count += 1
+    return count > code_length(code)
+
+
+cdef bint answers(uint64_t move, uint64_t table, const RuleSet* rs) noexcept nogil:
+    """Does move beat table under the rules (beats() plus the options that change it)?"""
+    cdef int kind = code_kind(move)
+    if kind != BOMB and kind != ROCKET and rs.options & OPT_BOMBS_ONLY_ON_HEAVY_WINGS_ \
+            and heavy_wings(table):
+        return False
+    if kind == AIRPLANE_SINGLES and code_kind(table) == AIRPLANE_SINGLES \
+            and rs.options & OPT_AIRPLANE_RANK_WING_TRIOS_:
+        return (code_length(move) == code_length(table)
+                and comparison_rank(move, rs) > comparison_rank(table, rs))
+    return beats(move, table)
 
 
 # ---------------------------------------------------------------------------------------
@@ -564,7 +626,8 @@ cdef void single_kickers(Sink* sink, const Kickers* k, const RuleSet* rs, int ra
     if top > <unsigned>need:
         top = need
     for m in range(top, -1, -1):
-        if single_kicker_count_ok(m, (k.main_ranks >> rank) & 1, k.airplane, rs):
+        if single_kicker_count_ok(m, (k.main_ranks >> rank) & 1, k.airplane,
+                                  (chain_neighbours(k.main_ranks) >> rank) & 1, rs):
             single_kickers(sink, k, rs, rank + 1, need - m, chosen + digit(rank, m))
 
 
@@ -738,7 +801,7 @@ cdef void generate(uint64_t hand_cards, uint64_t table, const RuleSet* rs,
     pass first). table must be a reading under rs; hand_cards must fit the deck."""
     cdef Hand hand
     cdef int kind, table_kind
-    cdef Py_ssize_t start = sink.n, i, kept
+    cdef Py_ssize_t start = sink.n, i, kept, start_kind
     cdef uint64_t code
     load_hand(&hand, hand_cards)
     if table == 0:
@@ -747,7 +810,20 @@ cdef void generate(uint64_t hand_cards, uint64_t table, const RuleSet* rs,
     else:
         emit(sink, 0)
         table_kind = code_kind(table)
-        if table_kind != BOMB and table_kind != ROCKET:
+        if table_kind == AIRPLANE_SINGLES and rs.options & (
+                OPT_AIRPLANE_RANK_WING_TRIOS_ | OPT_BOMBS_ONLY_ON_HEAVY_WINGS_):
+            # options that compare airplanes otherwise: every airplane of the length, then
+            # keep those that answer the table
+            start_kind = sink.n
+            gen_kind(sink, &hand, rs, table_kind, -1, code_length(table))
+            if sink.n <= sink.cap:
+                kept = start_kind
+                for i in range(start_kind, sink.n):
+                    if answers(sink.out[i], table, rs):
+                        sink.out[kept] = sink.out[i]
+                        kept += 1
+                sink.n = kept
+        elif table_kind != BOMB and table_kind != ROCKET:
             gen_kind(sink, &hand, rs, table_kind, code_rank(table), code_length(table))
         if table_kind != ROCKET:
             gen_kind(sink, &hand, rs, BOMB, code_rank(table) if table_kind == BOMB else -1, 0)
@@ -784,7 +860,7 @@ cdef int legality(uint64_t hand, uint64_t move, uint64_t table, bint leading,
         return NOT_IN_HAND
     if leading or code_kind(move) == SKIP or code_kind(move) == REVERSE:
         return LEGAL
-    return LEGAL if beats(move, table) else DOES_NOT_BEAT
+    return LEGAL if answers(move, table, rs) else DOES_NOT_BEAT
 
 
 # ---------------------------------------------------------------------------------------
@@ -1141,9 +1217,14 @@ def classify_cards(uint64_t cards, object rules):
     return run_to_moves(cards, 0, &rs, True)
 
 
-def move_beats(uint64_t move, uint64_t table):
-    """Does move beat table? (table must be a combination, not a pass or an action card.)"""
-    return beats(move, table)
+def move_beats(uint64_t move, uint64_t table, object rules=None):
+    """Does move beat table? By the rule book, or under the given rules' comparison options.
+    (table must be a combination, not a pass or an action card.)"""
+    cdef RuleSet rs
+    if rules is None:
+        return beats(move, table)
+    rs = rules_of(rules)
+    return answers(move, table, &rs)
 
 
 def is_reading_code(uint64_t code, object rules):
