@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests import reference as ref  # noqa: E402
+from tests import reference as ref
 
 GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "golden"
 ENGINES = {"douzero": ref.DOUZERO_OPTIONS, "rlcard": ref.RLCARD_OPTIONS}
@@ -53,8 +53,9 @@ def offered(hand: str, last: str | None, engine: str) -> set[str]:
     return {ref.fmt(move.cards) for move in found if move.type != "PASS"}
 
 
-def report(engine: str, where: str, hand: str, last: str | None, got: set[str],
-           want: set[str]) -> None:
+def report(
+    engine: str, where: str, hand: str, last: str | None, got: set[str], want: set[str]
+) -> None:
     print(f"{engine} {where}: hand {hand} last {last}")
     print(f"    reference only: {sorted(got - want)}")
     print(f"    {engine} only:  {sorted(want - got)}")
@@ -139,9 +140,21 @@ def rlcard_offered(hand: str, last: str | None) -> set[str]:
 
 
 DOUZERO_TYPES = {
-    1: "SINGLE", 2: "PAIR", 3: "TRIO", 4: "BOMB", 5: "ROCKET", 6: "TRIO_SINGLE",
-    7: "TRIO_PAIR", 8: "STRAIGHT", 9: "PAIR_STRAIGHT", 10: "AIRPLANE", 11: "AIRPLANE_SINGLES",
-    12: "AIRPLANE_PAIRS", 13: "FOUR_TWO_SINGLES", 14: "FOUR_TWO_PAIRS", 15: "WRONG",
+    1: "SINGLE",
+    2: "PAIR",
+    3: "TRIO",
+    4: "BOMB",
+    5: "ROCKET",
+    6: "TRIO_SINGLE",
+    7: "TRIO_PAIR",
+    8: "STRAIGHT",
+    9: "PAIR_STRAIGHT",
+    10: "AIRPLANE",
+    11: "AIRPLANE_SINGLES",
+    12: "AIRPLANE_PAIRS",
+    13: "FOUR_TWO_SINGLES",
+    14: "FOUR_TWO_PAIRS",
+    15: "WRONG",
 }
 
 
@@ -182,10 +195,20 @@ def random_hand(rng: random.Random, rich: bool) -> str:
 
 CRAFTED = [
     # hands whose leads show where the engines differ (PEERS.md), then table moves to answer
-    ("333345", None), ("33334455", None), ("333344", None), ("3333XD", None),
-    ("33334444", None), ("333444XD", None), ("3334445555", None), ("33344455", None),
-    ("3334445556667777", None), ("3334445556667779", None), ("333444555999JQKA2XD", None),
-    ("333444555666777888XD", None), ("33344455566677788899", None), ("3334445552222XD", None),
+    ("333345", None),
+    ("33334455", None),
+    ("333344", None),
+    ("3333XD", None),
+    ("33334444", None),
+    ("333444XD", None),
+    ("3334445555", None),
+    ("33344455", None),
+    ("3334445556667777", None),
+    ("3334445556667779", None),
+    ("333444555999JQKA2XD", None),
+    ("333444555666777888XD", None),
+    ("33344455566677788899", None),
+    ("3334445552222XD", None),
     ("444555666777789JJJQ2", "333444555999"),  # DouZero ranks it by its highest trio, 9
     ("444555666777789JJJQ2", "3334445558TK"),  # 444555666777 answers as a 3-trio airplane
     ("444555666777789JJJQ2", "333444555666"),
@@ -246,8 +269,10 @@ def probe(count: int, seed: int) -> int:
             if got != want:
                 failures += 1
                 report(engine, f"probe {case} answer", hand, last, got, want)
-    print(f"probe: {count} hands, {failures} mismatches "
-          f"({heavy} DouZero table moves with heavy wings)")
+    print(
+        f"probe: {count} hands, {failures} mismatches "
+        f"({heavy} DouZero table moves with heavy wings)"
+    )
     return failures
 
 
@@ -268,18 +293,26 @@ def check_rlcard_table() -> int:
     for cards in sorted(ours - table):
         failures += 1
         print(f"reference move {cards} is not in rlcard's table")
-    print(f"rlcard table: {len(table)} moves, reference {len(ours)} (<= 20 cards), "
-          f"{failures} mismatches")
+    print(
+        f"rlcard table: {len(table)} moves, reference {len(ours)} (<= 20 cards), "
+        f"{failures} mismatches"
+    )
     return failures
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--probe", type=int, default=0, metavar="N",
-                        help="also compare N random hands with the live engines")
+    parser.add_argument(
+        "--probe",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also compare N random hands with the live engines",
+    )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rlcard-table", action="store_true",
-                        help="also compare RLCard's whole action table")
+    parser.add_argument(
+        "--rlcard-table", action="store_true", help="also compare RLCard's whole action table"
+    )
     args = parser.parse_args()
     failures = check_golden()
     if args.probe:

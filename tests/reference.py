@@ -363,13 +363,13 @@ def classify(cards: Any, rules: Any) -> list[Reading]:
 
     With ``multiple_readings`` off, only the first reading is kept.
 
-    >>> classify(parse(""), make_rules())
-    [Reading(type='PASS', rank=0, length=0, cards=(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))]
+    >>> classify(parse(""), make_rules()) == [PASS]
+    True
     >>> classify(parse("34567"), make_rules(min_straight=6))
     []
     """
     counts = to_counts(cards)
-    if any(count > limit for count, limit in zip(counts, deck_counts(rules))):
+    if any(count > limit for count, limit in zip(counts, deck_counts(rules), strict=True)):
         return []
     if sum(counts) == 0:
         return [PASS]

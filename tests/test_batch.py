@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import numpy as np
@@ -42,7 +43,7 @@ def test_batch_equals_one_hand_at_a_time(rng: random.Random, rules: ddz.Rules) -
 
 def test_batch_grows_its_buffer_for_rich_hands() -> None:
     rich = ddz.Cards("333444555666777888XD").mask
-    codes, offsets = batch.legal_moves_batch(np.array([rich] * 3, dtype=np.uint64))
+    codes, _ = batch.legal_moves_batch(np.array([rich] * 3, dtype=np.uint64))
     assert len(codes) == 3 * ddz.legal_moves(ddz.Cards.from_mask(rich)).count() > 64 * 3
 
 
@@ -60,8 +61,9 @@ def test_moves_into_reports_the_room_it_needs() -> None:
 def test_batch_reports_the_room_it_needs_with_single_readings() -> None:
     hands = batch.hand_masks(["333444555666777888XD", "3456789TJQKA2"])
     offsets = np.zeros(3, dtype=np.int64)
-    needed = core.moves_batch(hands, np.zeros(2, np.uint64), ddz.DOUZERO.core_flags,
-                              np.zeros(5, np.uint64), offsets)
+    needed = core.moves_batch(
+        hands, np.zeros(2, np.uint64), ddz.DOUZERO.core_flags, np.zeros(5, np.uint64), offsets
+    )
     out = np.zeros(needed, np.uint64)
     total = core.moves_batch(hands, np.zeros(2, np.uint64), ddz.DOUZERO.core_flags, out, offsets)
     assert total <= needed
@@ -105,10 +107,8 @@ def test_random_integers_never_crash_the_core(rng: random.Random) -> None:
     for _ in range(20000):
         hand = rng.getrandbits(rng.choice((8, 24, 51, 64)))
         table = rng.getrandbits(64) if rng.random() < 0.5 else 0
-        try:
+        with contextlib.suppress(ValueError):
             core.moves_into(hand, table, ddz.CLASSIC.core_flags, out)
-        except ValueError:
-            pass
 
 
 def test_to_moves() -> None:

@@ -20,7 +20,7 @@ def test_canonical_text_round_trips(counts: tuple[int, ...]) -> None:
     cards = Cards.from_counts(counts)
     assert cards.counts(actions=True) == counts
     assert Cards.parse(str(cards)) == cards
-    assert str(cards) == "".join(symbol * n for symbol, n in zip(SYMBOLS, counts))
+    assert str(cards) == "".join(symbol * n for symbol, n in zip(SYMBOLS, counts, strict=True))
     assert len(cards) == sum(counts)
     assert list(cards) == list(str(cards))
     assert eval(repr(cards), {"Cards": Cards}) == cards
@@ -31,21 +31,25 @@ def test_canonical_text_round_trips(counts: tuple[int, ...]) -> None:
 @given(count_vectors, count_vectors)
 def test_arithmetic_and_subsets(a_counts: tuple[int, ...], b_counts: tuple[int, ...]) -> None:
     a, b = Cards.from_counts(a_counts), Cards.from_counts(b_counts)
-    fits = all(x + y <= limit for x, y, limit in zip(a_counts, b_counts, LIMITS))
+    fits = all(x + y <= limit for x, y, limit in zip(a_counts, b_counts, LIMITS, strict=True))
     if fits:
         total = a + b
-        assert total.counts(actions=True) == tuple(x + y for x, y in zip(a_counts, b_counts))
+        assert total.counts(actions=True) == tuple(
+            x + y for x, y in zip(a_counts, b_counts, strict=True)
+        )
         assert total - b == a and a <= total and b <= total
     else:
         with pytest.raises(ValueError, match="more of a card than one deck holds"):
             a + b
-    subset = all(x <= y for x, y in zip(a_counts, b_counts))
+    subset = all(x <= y for x, y in zip(a_counts, b_counts, strict=True))
     assert (a <= b) is subset
     assert a.issubset(b) is subset
     assert (a < b) is (subset and a != b)
     assert (b >= a) is subset
     if subset:
-        assert (b - a).counts(actions=True) == tuple(y - x for x, y in zip(a_counts, b_counts))
+        assert (b - a).counts(actions=True) == tuple(
+            y - x for x, y in zip(a_counts, b_counts, strict=True)
+        )
     else:
         with pytest.raises(ValueError, match="is not part of"):
             b - a

@@ -22,7 +22,9 @@ def test_moves_answers_with_other_rules(capsys: pytest.CaptureFixture[str]) -> N
     out = capsys.readouterr().out
     assert "3 answers to 2" in out
     assert [line.split() for line in out.splitlines()[1:]] == [
-        ["pass", "pass"], ["skip", "S"], ["reverse", "V"]
+        ["pass", "pass"],
+        ["skip", "S"],
+        ["reverse", "V"],
     ]
 
 
@@ -37,6 +39,8 @@ def test_classify_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_python_dash_m_runs_bench() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "ddz", "bench", "--positions", "50", "--repeats", "1"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert "leads as Move objects" in result.stdout and "hands/s" in result.stdout

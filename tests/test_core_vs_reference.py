@@ -14,9 +14,16 @@ from tests import reference as ref
 
 PRESETS = [ddz.CLASSIC, ddz.DOUZERO, ddz.RLCARD, ddz.TWO_PLAYER, ddz.UNO_LANDLORD]
 BOOLEAN_OPTIONS = [
-    "four_with_two", "single_kickers_distinct", "pair_kickers_distinct",
-    "kicker_matches_main", "rocket_as_kickers", "quad_as_wings", "trio_as_wings",
-    "trio_wings_adjacent", "multiple_readings", "airplane_rank_includes_wing_trios",
+    "four_with_two",
+    "single_kickers_distinct",
+    "pair_kickers_distinct",
+    "kicker_matches_main",
+    "rocket_as_kickers",
+    "quad_as_wings",
+    "trio_as_wings",
+    "trio_wings_adjacent",
+    "multiple_readings",
+    "airplane_rank_includes_wing_trios",
     "bombs_only_on_heavy_wings",
 ]
 
@@ -71,7 +78,9 @@ def check_position(hand: str, last: ddz.Move | None, rules: ddz.Rules) -> None:
         if not move.is_pass:
             assert move in ddz.classify(move.cards, rules=rules), "does not classify back"
         if last is not None and move.type not in (
-            ddz.MoveType.PASS, ddz.MoveType.SKIP, ddz.MoveType.REVERSE
+            ddz.MoveType.PASS,
+            ddz.MoveType.SKIP,
+            ddz.MoveType.REVERSE,
         ):
             assert ddz.beats(move, last, rules=rules)
 
@@ -107,8 +116,11 @@ def test_classify_matches_the_reference(data: st.DataObject, rules: ddz.Rules) -
 @given(st.data(), rule_sets)
 def test_beats_matches_the_reference(data: st.DataObject, rules: ddz.Rules) -> None:
     deck = str(rules.deck)
-    pool = [m for m in ddz.legal_moves(data.draw(hands(deck)), rules=rules)
-            if m.type not in (ddz.MoveType.SKIP, ddz.MoveType.REVERSE)]
+    pool = [
+        m
+        for m in ddz.legal_moves(data.draw(hands(deck)), rules=rules)
+        if m.type not in (ddz.MoveType.SKIP, ddz.MoveType.REVERSE)
+    ]
     if not pool:
         return
     a, b = data.draw(st.sampled_from(pool)), data.draw(st.sampled_from(pool))

@@ -39,7 +39,8 @@ def test_golden_move_sets(name: str, engine: str) -> None:
     for number, line in enumerate(lines, 1):
         last = None if line["last"] is None else table_reading(str(line["last"]), rules)
         offered = {
-            str(move.cards) for move in ddz.legal_moves(str(line["hand"]), last, rules=rules)
+            str(move.cards)
+            for move in ddz.legal_moves(str(line["hand"]), last, rules=rules)
             if not move.is_pass
         }
         expected = set(line[engine])  # type: ignore[call-overload]

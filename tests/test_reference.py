@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tests.reference import (
     DOUZERO_OPTIONS,
     PASS,
@@ -159,9 +160,7 @@ def test_rocket_as_kickers() -> None:
 def test_quad_as_wings() -> None:
     loose = {"single_kickers_distinct": False}
     assert kinds("3334445556667777", **loose) == []
-    assert kinds("3334445556667777", **loose, quad_as_wings=True) == [
-        ("AIRPLANE_SINGLES", "6", 4)
-    ]
+    assert kinds("3334445556667777", **loose, quad_as_wings=True) == [("AIRPLANE_SINGLES", "6", 4)]
     assert kinds("3334445556667777", quad_as_wings=True) == []  # singles must differ
 
 

@@ -27,8 +27,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CLASSIC",
-    "PASS",
     "DOUZERO",
+    "PASS",
     "RANKS",
     "RLCARD",
     "SYMBOLS",

@@ -29,7 +29,7 @@ from ddz.cards import Cards, CardsLike
 from ddz.moves import Move, MoveLike
 from ddz.rules import CLASSIC, Rules
 
-__all__ = ["hand_masks", "move_codes", "moves_into", "legal_moves_batch", "to_moves"]
+__all__ = ["hand_masks", "legal_moves_batch", "move_codes", "moves_into", "to_moves"]
 
 Codes = npt.NDArray[np.uint64]
 

@@ -34,8 +34,25 @@ RANKS = "3456789TJQKA2XD"
 SYMBOLS = RANKS + "SV"
 """Every card symbol in canonical order: the ranks, then Skip and Reverse."""
 
-_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2",
-          "small joker", "big joker", "Skip", "Reverse")
+_NAMES = (
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "J",
+    "Q",
+    "K",
+    "A",
+    "2",
+    "small joker",
+    "big joker",
+    "Skip",
+    "Reverse",
+)
 _LIMITS = (4,) * 13 + (1, 1, 2, 2)
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 _SEPARATORS = frozenset(" \t\r\n,;-/|")
@@ -123,7 +140,7 @@ class Cards:
         return self._mask != 0
 
     def __iter__(self) -> Iterator[str]:
-        for symbol, count in zip(SYMBOLS, _core.unpack_counts(self._mask)):
+        for symbol, count in zip(SYMBOLS, _core.unpack_counts(self._mask), strict=True):
             for _ in range(count):
                 yield symbol
 

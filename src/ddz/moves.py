@@ -8,7 +8,8 @@
 ('333444+57', "Move.parse('333444+57')")
 >>> [str(m) for m in ddz.classify("333444555666", rules=ddz.CLASSIC)]
 ['333444555666']
->>> [str(m) for m in ddz.classify("333444555666", rules=ddz.DOUZERO.replace(multiple_readings=True))]
+>>> loose = ddz.CLASSIC.replace(single_kickers_distinct=False, trio_as_wings=True)
+>>> [str(m) for m in ddz.classify("333444555666", rules=loose)]
 ['333444555666', '333444555+666', '444555666+333']
 >>> moves = ddz.legal_moves("3455567", last="444")
 >>> [str(m) for m in moves]
@@ -27,16 +28,16 @@ from ddz.rules import CLASSIC, Rules
 
 __all__ = [
     "PASS",
-    "MoveType",
+    "LegalMoves",
     "Move",
     "MoveLike",
-    "LegalMoves",
-    "classify",
+    "MoveType",
     "beats",
-    "legal_moves",
+    "classify",
     "is_legal",
-    "why_illegal",
+    "legal_moves",
     "parse_move",
+    "why_illegal",
 ]
 
 
@@ -49,8 +50,14 @@ PASS: Move = Move.from_code(0)
 """The pass: what a player who does not play plays."""
 
 _KICKER_TYPES = frozenset(
-    {MoveType.TRIO_SINGLE, MoveType.TRIO_PAIR, MoveType.AIRPLANE_SINGLES,
-     MoveType.AIRPLANE_PAIRS, MoveType.FOUR_TWO_SINGLES, MoveType.FOUR_TWO_PAIRS}
+    {
+        MoveType.TRIO_SINGLE,
+        MoveType.TRIO_PAIR,
+        MoveType.AIRPLANE_SINGLES,
+        MoveType.AIRPLANE_PAIRS,
+        MoveType.FOUR_TWO_SINGLES,
+        MoveType.FOUR_TWO_PAIRS,
+    }
 )
 
 
@@ -76,7 +83,7 @@ def parse_move(text: str) -> Move:
     else:
         chosen = [m for m in readings if m.type not in _KICKER_TYPES] or readings
     if len(chosen) == 1:
-        return chosen[0]  # type: ignore[no-any-return]
+        return chosen[0]
     if not chosen:
         raise ValueError(f"{text!r} is no move: no combination has that shape")
     options = ", ".join(repr(str(m)) for m in chosen)
@@ -111,7 +118,7 @@ def classify(cards: CardsLike, *, rules: Rules = CLASSIC) -> list[Move]:
     >>> [str(m) for m in classify("33334455", rules=CLASSIC)]
     ['3333+4455']
     """
-    return _core.classify_cards(_hand(cards), rules.core_flags)  # type: ignore[no-any-return]
+    return _core.classify_cards(_hand(cards), rules.core_flags)
 
 
 def beats(move: MoveLike, other: MoveLike, *, rules: Rules | None = None) -> bool:

@@ -24,13 +24,13 @@ from ddz._core import moves as _moves
 from ddz.cards import RANKS, Cards
 
 __all__ = [
-    "Bidding",
-    "Rules",
     "CLASSIC",
     "DOUZERO",
     "RLCARD",
     "TWO_PLAYER",
     "UNO_LANDLORD",
+    "Bidding",
+    "Rules",
 ]
 
 
@@ -153,8 +153,7 @@ class Rules:
         for name, low, high, floor, ceiling in chains:
             if not floor <= low <= high <= ceiling:
                 raise ValueError(
-                    f"need {floor} <= min_{name} <= max_{name} <= {ceiling}, "
-                    f"got {low} and {high}"
+                    f"need {floor} <= min_{name} <= max_{name} <= {ceiling}, got {low} and {high}"
                 )
 
     def _pack(self) -> int:
