@@ -75,6 +75,7 @@ def test_counts_has_fifteen_entries_by_default() -> None:
         ("3h 3d 10s Kc", "33TK"),
         ("3♠ 3♥ 10♦", "33T"),
         ("SV", "SV"),
+        ("333444+57", "33344457"),
         ("", ""),
     ],
 )

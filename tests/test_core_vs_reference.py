@@ -128,6 +128,33 @@ def test_beats_matches_the_reference(data: st.DataObject, rules: ddz.Rules) -> N
     assert ddz.beats(a, b) == ref.beats(as_reading(a), as_reading(b))
 
 
+@given(st.data(), rule_sets)
+def test_reading_check_equals_membership_in_classify(data: st.DataObject, rules: ddz.Rules) -> None:
+    """is_reading (the core's shortcut for tables and is_legal) says exactly what classify
+    says, for codes made of any cards with any type, rank and length."""
+    cards = ddz.Cards(data.draw(hands(str(rules.deck), largest=20)))
+    readings = {m.code for m in ddz.classify(cards, rules=rules)}
+    for code in readings:
+        assert core.is_reading_code(code, rules)
+        _, kind, rank, length = core.code_fields(code)
+        for other_kind, other_rank, other_length in (
+            (kind, rank + 1, length),
+            (kind, rank - 1, length),
+            (kind, rank, length + 1),
+            (kind ^ 1, rank, length),
+            (kind + 1, rank, length),
+            (kind - 1, rank, length),
+        ):
+            if 0 <= other_kind <= 16 and 0 <= other_rank <= 15 and 0 <= other_length <= 15:
+                variant = core.make_move_code(cards.mask, other_kind, other_rank, other_length)
+                assert core.is_reading_code(variant, rules) == (variant in readings)
+    kind = data.draw(st.integers(0, 16))
+    rank = data.draw(st.integers(0, 15))
+    length = data.draw(st.integers(0, 15))
+    code = core.make_move_code(cards.mask, kind, rank, length)
+    assert core.is_reading_code(code, rules) == (code in readings or code == 0)
+
+
 def test_reading_conversion_round_trips() -> None:
     move: Any = ddz.Move.parse("333444+57")
     assert as_move(as_reading(move)) == move

@@ -55,7 +55,7 @@ _NAMES = (
 )
 _LIMITS = (4,) * 13 + (1, 1, 2, 2)
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
-_SEPARATORS = frozenset(" \t\r\n,;-/|")
+_SEPARATORS = frozenset(" \t\r\n,;+-/|")
 _SUIT_SYMBOLS = frozenset("♠♥♦♣♤♡♢♧")
 _SUIT_LETTERS = frozenset("shdc")
 # Every accepted single character, upper-cased, to its digit.

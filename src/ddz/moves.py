@@ -143,9 +143,14 @@ def legal_moves(
     pass), else the answers to ``last``, the pass first. Each reading is a move of its own.
 
     The result is a lazy sequence: ``move in legal_moves(...)`` checks legality without
-    generating the moves, ``len()`` counts them, iteration builds them.
+    generating the moves, ``count()`` counts them without building them, and iteration,
+    indexing and ``len()`` build them once.
     """
-    return LegalMoves(_hand(hand), _table(last), rules)
+    # The common types are tested inline: this wrapper sits on the hot path of every caller.
+    mask = hand._mask if hand.__class__ is Cards else _hand(hand)
+    if last is None:
+        return LegalMoves(mask, 0, rules)
+    return LegalMoves(mask, last.code if last.__class__ is Move else _table(last), rules)
 
 
 def why_illegal(

@@ -43,7 +43,6 @@ cdef extern from *:
     const uint64_t DDZ_DIGIT_LOW
     const uint64_t DDZ_DIGIT_MID
     const uint64_t DDZ_DIGIT_TOP
-    int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil
 
@@ -104,10 +103,12 @@ cdef inline int code_length(uint64_t code) noexcept nogil:
     return <int>(code >> LENGTH_SHIFT)
 
 cdef inline int card_total(uint64_t cards) noexcept nogil:
-    """How many cards: the sum of the digits."""
-    return (__builtin_popcountll(cards & DDZ_DIGIT_LOW)
-            + 2 * __builtin_popcountll(cards & DDZ_DIGIT_MID)
-            + 4 * __builtin_popcountll(cards & DDZ_DIGIT_TOP))
+    """How many cards: the sum of the digits, added pairwise into wider and wider fields and
+    then all at once by one multiplication (no popcount: the wheel targets baseline x86-64)."""
+    cdef uint64_t sums = (cards & 0x71c71c71c71c7ULL) + ((cards >> 3) & 0x71c71c71c71c7ULL)
+    sums = (sums & 0x3f03f03f03f03fULL) + ((sums >> 6) & 0x3f03f03f03f03fULL)
+    return <int>(((sums * 0x1001001001001ULL) >> 48) & 0xFFF)
+
 
 cdef inline bint is_subset(uint64_t part, uint64_t whole) noexcept nogil:
     """Every digit of part is at most the same digit of whole (no digit borrows)."""

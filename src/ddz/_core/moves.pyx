@@ -542,31 +542,61 @@ cdef bint is_plain_reading(uint64_t code, const RuleSet* rs) noexcept nogil:
     return code == make_code(chain_cards(rank - length + 1, length, width), kind, rank, length)
 
 
+cdef bint is_kicker_reading(uint64_t code, const RuleSet* rs) noexcept nogil:
+    """Is code a reading of a kicker type? Checked by taking the main part its type, rank and
+    length name and asking the kicker rules about the rest."""
+    cdef int kind = code_kind(code), rank = code_rank(code), length = code_length(code)
+    cdef uint64_t cards = code_cards(code), main, kickers
+    cdef unsigned main_ranks
+    cdef int units
+    cdef bint singles = kind == TRIO_SINGLE or kind == FOUR_TWO_SINGLES or kind == AIRPLANE_SINGLES
+    if kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS:
+        if (rank > ACE or rank - length + 1 < 0
+                or not rs.min_len[3] <= length <= rs.max_len[3]):
+            return False
+        main_ranks = chain_ranks(rank - length + 1, length)
+        units = length
+    else:
+        if length != 1 or rank > TWO:
+            return False
+        if (kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS) and not (
+                rs.options & OPT_FOUR_WITH_TWO_):
+            return False
+        main_ranks = 1u << rank
+        units = 2 if kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS else 1
+    main = main_cards(code)
+    if not is_subset(main, cards):
+        return False
+    kickers = cards - main
+    if card_total(kickers) != units * (1 if singles else 2):
+        return False
+    if singles:
+        return single_kickers_ok(kickers, main_ranks, kind == AIRPLANE_SINGLES, rs)
+    return pair_kickers_ok(kickers, main_ranks, rs)
+
+
 cdef bint is_reading(uint64_t code, const RuleSet* rs) noexcept nogil:
     """Is code one of the readings its own cards have under the rules (and, under single
-    readings, the one they keep)?"""
-    cdef uint64_t buffer[16]
-    cdef Sink sink
-    cdef Py_ssize_t i
+    readings, the one they keep)? Equal to `code in classify(code_cards(code))`, without
+    classifying."""
     cdef int kind = code_kind(code)
+    cdef bint well_formed
     if code == 0:
         return True
     if not is_subset(code_cards(code), rs.deck):
         return False
-    if (kind == SINGLE or kind == PAIR or kind == TRIO or kind == STRAIGHT
-            or kind == PAIR_STRAIGHT or kind == ROCKET
-            or ((kind == AIRPLANE or kind == BOMB) and rs.options & OPT_MULTIPLE_READINGS_)):
-        return is_plain_reading(code, rs)
-    if not (rs.options & OPT_MULTIPLE_READINGS_):
-        return first_reading(code_cards(code), rs) == code
-    sink.out = buffer
-    sink.cap = 16
-    sink.n = 0
-    classify_all(code_cards(code), rs, &sink)
-    for i in range(min(sink.n, 16)):
-        if buffer[i] == code:
-            return True
-    return False
+    if kind == SKIP or kind == REVERSE:
+        return code == make_code(digit(SKIP_CARD if kind == SKIP else REVERSE_CARD, 1), kind, 0, 1)
+    if kind == TRIO_SINGLE or kind == TRIO_PAIR or kind == AIRPLANE_SINGLES \
+            or kind == AIRPLANE_PAIRS or kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
+        well_formed = is_kicker_reading(code, rs)
+    elif SINGLE <= kind <= ROCKET:
+        well_formed = is_plain_reading(code, rs)
+    else:
+        return False
+    if not well_formed:
+        return False
+    return (rs.options & OPT_MULTIPLE_READINGS_) != 0 or is_kept_reading(code, rs)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1021,11 +1051,23 @@ cdef Move new_move(uint64_t code):
     return move
 
 
+cdef object last_rules_object = None   # the ddz.Rules last seen (kept alive by this reference)
+cdef uint64_t last_packed = 0
+cdef RuleSet last_rules                 # its RuleSet: most calls repeat the rules
+
+
 cdef RuleSet rules_of(object rules) except *:
     """The RuleSet of a ddz.Rules (its core_flags) or of a packed rule integer."""
-    if type(rules) is int:
-        return checked_rules(rules)
-    return checked_rules(rules.core_flags)
+    global last_rules_object, last_packed, last_rules
+    cdef uint64_t packed
+    if rules is last_rules_object:      # Rules are frozen: the same object, the same flags
+        return last_rules
+    packed = rules if type(rules) is int else rules.core_flags
+    if packed != last_packed or last_rules_object is None:
+        last_rules = checked_rules(packed)
+        last_packed = packed
+    last_rules_object = rules
+    return last_rules
 
 
 cdef RuleSet checked_rules(uint64_t packed) except *:
@@ -1093,6 +1135,7 @@ cdef list run_to_moves(uint64_t cards, uint64_t table, const RuleSet* rs, bint c
         free(heap)
 
 
+@cython.freelist(16)
 cdef class LegalMoves:
     """The legal moves of one position, generated on first use (``ddz.legal_moves``).
 
@@ -1242,14 +1285,21 @@ def legality_code(uint64_t hand, uint64_t move, uint64_t table, object rules):
     return legality(hand, move, table, table == 0, &rs)
 
 
+cdef inline bint is_int64_format(const char* fmt) noexcept:
+    """A one-item struct format of a 64-bit integer: Q, L, q or l, maybe after <, = or @."""
+    if fmt == NULL:
+        return False
+    if fmt[0] == b"<" or fmt[0] == b"=" or fmt[0] == b"@":
+        fmt += 1
+    return (fmt[0] == b"Q" or fmt[0] == b"L" or fmt[0] == b"q" or fmt[0] == b"l") and fmt[1] == 0
+
+
 cdef int get_codes(object array, Py_buffer* view, bint writable, int itemsize) except -1:
     cdef int flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS
-    cdef bytes fmt
     if writable:
         flags |= PyBUF_WRITABLE
     PyObject_GetBuffer(array, view, flags)
-    fmt = view.format.lstrip(b"<=@") if view.format != NULL else b"B"
-    if view.itemsize != itemsize or view.ndim != 1 or fmt not in (b"Q", b"L", b"q", b"l"):
+    if view.itemsize != itemsize or view.ndim != 1 or not is_int64_format(view.format):
         PyBuffer_Release(view)
         raise TypeError(f"expected a contiguous one-dimensional array of "
                         f"{itemsize * 8}-bit integers")
@@ -1274,8 +1324,7 @@ def moves_into(uint64_t hand, uint64_t table, object rules, object out):
     sink.out = <uint64_t*>view.buf
     sink.cap = view.shape[0]
     sink.n = 0
-    with nogil:
-        generate(hand, table, &rs, &sink)
+    generate(hand, table, &rs, &sink)      # one hand: releasing the GIL would cost more
     PyBuffer_Release(&view)
     return sink.n
 
