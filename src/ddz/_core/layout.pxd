@@ -43,6 +43,7 @@ cdef extern from *:
     const uint64_t DDZ_DIGIT_LOW
     const uint64_t DDZ_DIGIT_MID
     const uint64_t DDZ_DIGIT_TOP
+    int __builtin_ctz(unsigned) nogil
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_clzll(unsigned long long) nogil
 

@@ -98,12 +98,27 @@ cdef inline bint rocket_rule_ok(uint64_t kickers, const RuleSet* rs) noexcept no
         count_of(kickers, SMALL_JOKER) == 0 or count_of(kickers, BIG_JOKER) == 0
 
 
+cdef inline uint64_t spread_ranks(unsigned ranks) noexcept nogil:
+    """A rank set (bit r) as the low bits of its digits (bit 3r)."""
+    cdef uint64_t spread = 0
+    while ranks:
+        spread |= 1ULL << (3 * __builtin_ctz(ranks))
+        ranks &= ranks - 1
+    return spread
+
+
 cdef inline bint single_kickers_ok(uint64_t kickers, unsigned main_ranks, bint airplane,
                             const RuleSet* rs) noexcept nogil:
     cdef int rank
-    cdef unsigned neighbours = chain_neighbours(main_ranks)
+    cdef unsigned neighbours
     if count_of(kickers, SKIP_CARD) or count_of(kickers, REVERSE_CARD):
         return False
+    if (kickers & ~DDZ_DIGIT_LOW) == 0:
+        # the common case, one card a rank: only a main rank and the rocket can object
+        if kickers & spread_ranks(main_ranks) and not (rs.options & OPT_KICKER_MATCHES_MAIN_):
+            return False
+        return rocket_rule_ok(kickers, rs)
+    neighbours = chain_neighbours(main_ranks)
     for rank in range(NUM_RANKS):
         if not single_kicker_count_ok(count_of(kickers, rank), (main_ranks >> rank) & 1,
                                       airplane, (neighbours >> rank) & 1, rs):
@@ -116,6 +131,9 @@ cdef inline bint pair_kickers_ok(uint64_t kickers, unsigned main_ranks, const Ru
     cdef unsigned m
     if kickers >> (3 * SMALL_JOKER):     # jokers and action cards never pair
         return False
+    if (kickers & (DDZ_DIGIT_LOW | DDZ_DIGIT_TOP)) == 0:
+        # the common case, one pair a rank: only a main rank can object
+        return ((kickers >> 1) & spread_ranks(main_ranks)) == 0
     for rank in range(TWO + 1):
         m = count_of(kickers, rank)
         if m == 0:
