@@ -131,7 +131,7 @@ class Cards:
 
     def issubset(self, other: CardsLike) -> bool:
         """Does ``other`` hold every card of this multiset?"""
-        return bool(_core.is_subset_cards(self._mask, _coerce(other)._mask))
+        return bool(_core.is_subset_cards(self._mask, coerce_cards(other)._mask))
 
     def __len__(self) -> int:
         return int(_core.count_cards(self._mask))
@@ -147,17 +147,17 @@ class Cards:
     def __contains__(self, cards: object) -> bool:
         if not isinstance(cards, (Cards, str)):
             return False
-        part = _coerce(cards)
+        part = coerce_cards(cards)
         return bool(part) and part.issubset(self)
 
     def __add__(self, other: CardsLike) -> Cards:
-        total = _core.add_cards(self._mask, _coerce(other)._mask)
+        total = _core.add_cards(self._mask, coerce_cards(other)._mask)
         if total < 0:
             raise ValueError(f"{self} + {other}: more of a card than one deck holds")
         return Cards._of(total)
 
     def __sub__(self, other: CardsLike) -> Cards:
-        part = _coerce(other)
+        part = coerce_cards(other)
         if not part.issubset(self):
             raise ValueError(f"{self} - {part}: {part} is not part of {self}")
         return Cards._of(self._mask - part._mask)
@@ -190,7 +190,8 @@ class Cards:
         return (Cards.from_mask, (self._mask,))
 
 
-def _coerce(cards: CardsLike) -> Cards:
+def coerce_cards(cards: CardsLike) -> Cards:
+    """Cards as given, or parsed from a card string (TypeError for anything else)."""
     if isinstance(cards, Cards):
         return cards
     if isinstance(cards, str):

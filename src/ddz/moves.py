@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from ddz._core import moves as _core
-from ddz.cards import Cards, CardsLike
+from ddz.cards import Cards, CardsLike, coerce_cards
 from ddz.rules import CLASSIC, Rules
 
 __all__ = [
@@ -91,11 +91,7 @@ def parse_move(text: str) -> Move:
 
 
 def _hand(hand: CardsLike) -> int:
-    if isinstance(hand, Cards):
-        return hand._mask
-    if isinstance(hand, str):
-        return Cards.parse(hand)._mask
-    raise TypeError(f"expected Cards or a card string, not {type(hand).__name__}")
+    return coerce_cards(hand).mask
 
 
 def _move(move: MoveLike) -> Move:
