@@ -10,6 +10,7 @@
 
 from ddz.cards import RANKS, SYMBOLS, Cards
 from ddz.errors import IllegalMoveError
+from ddz.game import ActionRecord, Bid, Game, Observation
 from ddz.moves import (
     PASS,
     LegalMoves,
@@ -34,12 +35,16 @@ __all__ = [
     "SYMBOLS",
     "TWO_PLAYER",
     "UNO_LANDLORD",
+    "ActionRecord",
+    "Bid",
     "Bidding",
     "Cards",
+    "Game",
     "IllegalMoveError",
     "LegalMoves",
     "Move",
     "MoveType",
+    "Observation",
     "Rules",
     "beats",
     "classify",

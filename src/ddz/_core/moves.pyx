@@ -384,7 +384,10 @@ cdef list run_to_moves(uint64_t cards, uint64_t table, const RuleSet* rs, bint c
         sink.out = heap
         sink.cap = sink.n
         sink.n = 0
-        generate(cards, table, rs, &sink)
+        if classifying:
+            classify(cards, rs, &sink)
+        else:
+            generate(cards, table, rs, &sink)
         return codes_to_moves(heap, sink.n)
     finally:
         free(heap)
