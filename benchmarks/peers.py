@@ -427,6 +427,145 @@ def ddz_contenders(positions: list[Position], label: str, rules: ddz.Rules) -> l
 
 
 # ---------------------------------------------------------------------------------------------
+# Whole random games
+
+
+def openspiel_game_contenders(count: int, seed: int) -> list[Contender]:
+    """OpenSpiel's random games: whole games (chance deals, random bids, random play) and the
+    play phase alone, from states prepared after the auction (cloned before each run)."""
+    pyspiel = try_import("pyspiel")
+    if pyspiel is None:
+        return []
+    game = pyspiel.load_game("dou_dizhu")
+    probe = game.new_initial_state()
+    auction = {
+        a
+        for a in range(game.num_distinct_actions())
+        if probe.action_to_string(0, a) in ("Pass", "Bid 1", "Bid 2", "Bid 3")
+    }
+    rng = random.Random(seed)
+
+    def play_out(state: Any, choose: Callable[[Sequence[int]], int]) -> int:
+        plies = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+            else:
+                state.apply_action(choose(state.legal_actions()))
+                plies += 1
+        return plies
+
+    starts = []
+    while len(starts) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choice(outcomes)[0])
+                continue
+            legal = state.legal_actions()
+            if not set(legal) <= auction:
+                starts.append(state)  # the auction is over: play begins here
+                break
+            state.apply_action(rng.choice(legal))
+    choose = rng.choice
+
+    def whole() -> None:
+        for _ in range(count):
+            play_out(game.new_initial_state(), choose)
+
+    def play_phase() -> None:
+        for start in starts:
+            play_out(start.clone(), choose)
+
+    sizes = [play_out(start.clone(), choose) for start in starts[:200]]
+    return [
+        Contender("OpenSpiel random games, play phase", play_phase, sizes, "games-play"),
+        Contender("OpenSpiel random games, deal + bid + play", whole, sizes, "games-whole"),
+    ]
+
+
+def ddz_game_contenders(count: int, seed: int, rules: ddz.Rules, label: str) -> list[Contender]:
+    """ddz's random games through the Python loop: legal_actions() and push()."""
+    rng = random.Random(seed)
+    choose = rng.choice
+    starts = []
+    next_seed = seed
+    while len(starts) < count:
+        game = ddz.Game(rules, seed=next_seed)
+        next_seed += 1
+        while game.phase == "bidding":
+            game.push(choose(game.legal_actions()))
+        if game.phase == "play":
+            starts.append(game)
+
+    def play_out(game: ddz.Game) -> int:
+        plies = 0
+        while not game.is_over:
+            game.push(choose(game.legal_actions()))
+            plies += 1
+        return plies
+
+    def whole() -> None:
+        for index in range(count):
+            play_out(ddz.Game(rules, seed=seed + index))
+
+    def play_phase() -> None:
+        for start in starts:
+            play_out(start.copy())
+
+    sizes = [play_out(start.copy()) for start in starts[:200]]
+    return [
+        Contender(f"ddz random games, play phase ({label})", play_phase, sizes, "games-play"),
+        Contender(f"ddz random games, deal + bid + play ({label})", whole, sizes, "games-whole"),
+    ]
+
+
+def games_section(
+    count: int,
+    seed: int,
+    repeats: int,
+    min_time: float,
+    labels: Sequence[str],
+    results: dict[str, Any],
+) -> None:
+    contenders = openspiel_game_contenders(count, seed)
+    for label in labels:
+        contenders += ddz_game_contenders(count, seed, RULE_SETS[label], label)
+    measure(contenders, count, repeats, min_time)
+    baselines = {c.kind: c.median for c in contenders if c.name.startswith("OpenSpiel")}
+    print(f"\nrandom games ({count:,} games; OpenSpiel measured here)")
+    header = f"{'engine':<48} {'games/s':>10} {'x OpenSpiel':>11} {'plies':>6} {'spread':>7}"
+    print(header)
+    print("-" * len(header))
+    rows = []
+    for contender in contenders:
+        baseline = baselines.get(contender.kind)
+        ratio = contender.median / baseline if baseline else float("nan")
+        spread = (max(contender.samples) - min(contender.samples)) / contender.median
+        rows.append(
+            {
+                "engine": contender.name,
+                "games_per_s": contender.median,
+                "ratio_to_openspiel": ratio,
+                "spread": spread,
+                "avg_plies": statistics.fmean(contender.sizes),
+                "samples": contender.samples,
+            }
+        )
+        print(
+            f"{contender.name:<48} {contender.median:>10,.0f} {ratio:>10.2f}x "
+            f"{statistics.fmean(contender.sizes):>6.1f} {spread:>6.0%}"
+        )
+    print(
+        "plies: actions of the players in the play phase (OpenSpiel's random games end "
+        "when all pass the auction; ddz's void deals are over after the auction)."
+    )
+    results["sections"]["games"] = {"rows": rows}
+
+
+# ---------------------------------------------------------------------------------------------
 # Timing
 
 
@@ -530,6 +669,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=["classic", "douzero"],
         help="ddz rule sets to time",
     )
+    parser.add_argument("--games", type=int, default=500, help="random games (0: skip)")
     parser.add_argument("--json", metavar="PATH", help="also write the results here")
     args = parser.parse_args(argv)
     if args.positions < 3 or args.repeats < 1:
@@ -569,6 +709,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         results["sections"][section] = {"openspiel_baseline": source, "rows": rows}
         kind = "leading-move sets" if section == "leads" else "answer sets"
         print_table(f"{kind} (OpenSpiel baseline: {baseline:,.0f}/s, {source})", rows)
+
+    if args.games:
+        games_section(args.games, args.seed, args.repeats, args.min_time, args.rules, results)
 
     print(
         "\nspread: (max - min) / median of the samples. avg moves: moves per set as each "

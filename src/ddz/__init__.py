@@ -10,7 +10,7 @@
 
 from ddz.cards import RANKS, SYMBOLS, Cards
 from ddz.errors import IllegalMoveError
-from ddz.game import ActionRecord, Bid, Game, Observation
+from ddz.game import OBSERVATION_LAYOUT, OBSERVATION_SIZE, ActionRecord, Bid, Game, Observation
 from ddz.moves import (
     PASS,
     LegalMoves,
@@ -28,6 +28,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CLASSIC",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
     "DOUZERO",
     "PASS",
     "RANKS",

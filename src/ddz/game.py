@@ -29,13 +29,25 @@ import random
 from collections.abc import Sequence
 from typing import TypeAlias
 
+import numpy as np
+import numpy.typing as npt
+
 from ddz._core import game as _core
 from ddz.cards import Cards, CardsLike
 from ddz.errors import IllegalMoveError
 from ddz.moves import PASS, Move, why_illegal
 from ddz.rules import CLASSIC, DOUZERO, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
 
-__all__ = ["PRESETS", "Action", "ActionRecord", "Bid", "Game", "Observation"]
+__all__ = [
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "PRESETS",
+    "Action",
+    "ActionRecord",
+    "Bid",
+    "Game",
+    "Observation",
+]
 
 PRESETS = {
     "classic": CLASSIC,
@@ -113,9 +125,32 @@ class ActionRecord:
         return f"{self.player} {self.action}"
 
 
+OBSERVATION_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("hand", 17),  # my cards: a count per card symbol, 3 first, Skip and Reverse last
+    ("played", 51),  # cards each seat played so far: me, the next seat, the one after
+    ("card_counts", 3),  # cards each seat holds: me, next, after
+    ("landlord", 3),  # one-hot, relative (all zero before bidding settles it)
+    ("kitty", 17),  # the kitty's cards once shown to all (zero before)
+    ("table", 17),  # the cards of the move to beat (zero when leading)
+    ("table_player", 3),  # who played it, one-hot, relative
+    ("table_type", 17),  # its MoveType, one-hot
+    ("phase", 3),  # bidding, play, over
+    ("bid", 4),  # the highest bid so far, one-hot 0..3
+    ("multiplier", 1),  # log2 of the score multiplier so far
+    ("current_player", 3),  # whose turn, one-hot, relative
+)
+"""The fields of ``Observation.encode()``, in order, with their widths. Seats are relative
+to the observing player: index 0 is that player, 1 the next in turn order, 2 the one after."""
+
+OBSERVATION_SIZE = sum(width for _, width in OBSERVATION_LAYOUT)
+
+
 @dataclasses.dataclass(frozen=True)
 class Observation:
-    """What one player may know: never another player's hand or the unshown kitty."""
+    """What one player may know: never another player's hand or the unshown kitty.
+
+    :meth:`encode` turns it into a fixed-size int8 vector (``OBSERVATION_LAYOUT``).
+    """
 
     player: int
     phase: str
@@ -130,6 +165,42 @@ class Observation:
     bid: int
     multiplier: int
     history: tuple[ActionRecord, ...]
+
+    def encode(self) -> npt.NDArray[np.int8]:
+        """A fixed-size int8 vector of this observation, laid out as ``OBSERVATION_LAYOUT``
+        (``OBSERVATION_SIZE`` entries); the history beyond the cards played is left out.
+
+        >>> import ddz
+        >>> vector = ddz.Game(seed=1).observation(0).encode()
+        >>> vector.shape, vector.dtype, int(vector[:17].sum())
+        ((139,), dtype('int8'), 17)
+        """
+        seats = len(self.card_counts)
+        order = [(self.player + offset) % seats for offset in range(3)]
+
+        def one_hot(width: int, index: int | None) -> list[int]:
+            vector = [0] * width
+            if index is not None:
+                vector[index] = 1
+            return vector
+
+        def relative(seat: int | None) -> int | None:
+            return None if seat is None else (seat - self.player) % seats
+
+        parts: list[int] = list(self.hand.counts(actions=True))
+        for seat in order:
+            parts += self.played[seat].counts(actions=True)
+        parts += [self.card_counts[seat] for seat in order]
+        parts += one_hot(3, relative(self.landlord))
+        parts += self.kitty.counts(actions=True) if self.kitty is not None else [0] * 17
+        parts += self.table.cards.counts(actions=True) if self.table is not None else [0] * 17
+        parts += one_hot(3, relative(self.table_player))
+        parts += one_hot(17, None if self.table is None else int(self.table.type))
+        parts += one_hot(3, ("bidding", "play", "over").index(self.phase))
+        parts += one_hot(4, self.bid)
+        parts.append(self.multiplier.bit_length() - 1 if self.multiplier > 0 else 0)
+        parts += one_hot(3, relative(self.current_player))
+        return np.array(parts, dtype=np.int8)
 
 
 class Game:
