@@ -28,9 +28,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CLASSIC",
+    "DOUZERO",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
-    "DOUZERO",
     "PASS",
     "RANKS",
     "RLCARD",
