@@ -138,6 +138,7 @@ OBSERVATION_LAYOUT: tuple[tuple[str, int], ...] = (
     ("bid", 4),  # the highest bid so far, one-hot 0..3
     ("multiplier", 1),  # log2 of the score multiplier so far
     ("current_player", 3),  # whose turn, one-hot, relative
+    ("direction", 1),  # +1 in seat order, -1 reversed (Uno the Landlord)
 )
 """The fields of ``Observation.encode()``, in order, with their widths. Seats are relative
 to the observing player: index 0 is that player, 1 the next in turn order, 2 the one after."""
@@ -165,6 +166,7 @@ class Observation:
     bid: int
     multiplier: int
     history: tuple[ActionRecord, ...]
+    direction: int = 1
 
     def encode(self) -> npt.NDArray[np.int8]:
         """A fixed-size int8 vector of this observation, laid out as ``OBSERVATION_LAYOUT``
@@ -173,10 +175,11 @@ class Observation:
         >>> import ddz
         >>> vector = ddz.Game(seed=1).observation(0).encode()
         >>> vector.shape, vector.dtype, int(vector[:17].sum())
-        ((139,), dtype('int8'), 17)
+        ((140,), dtype('int8'), 17)
         """
         seats = len(self.card_counts)
-        order = [(self.player + offset) % seats for offset in range(3)]
+        order = [(self.player + offset) % seats for offset in range(seats)]
+        missing = 3 - seats  # two players: the third seat's fields stay zero
 
         def one_hot(width: int, index: int | None) -> list[int]:
             vector = [0] * width
@@ -190,7 +193,8 @@ class Observation:
         parts: list[int] = list(self.hand.counts(actions=True))
         for seat in order:
             parts += self.played[seat].counts(actions=True)
-        parts += [self.card_counts[seat] for seat in order]
+        parts += [0] * (17 * missing)
+        parts += [self.card_counts[seat] for seat in order] + [0] * missing
         parts += one_hot(3, relative(self.landlord))
         parts += self.kitty.counts(actions=True) if self.kitty is not None else [0] * 17
         parts += self.table.cards.counts(actions=True) if self.table is not None else [0] * 17
@@ -200,6 +204,7 @@ class Observation:
         parts += one_hot(4, self.bid)
         parts.append(self.multiplier.bit_length() - 1 if self.multiplier > 0 else 0)
         parts += one_hot(3, relative(self.current_player))
+        parts.append(self.direction)
         return np.array(parts, dtype=np.int8)
 
 
@@ -221,11 +226,6 @@ class Game:
         deal: tuple[Sequence[CardsLike], CardsLike] | None = None,
         first_player: int | None = None,
     ) -> None:
-        if rules.players != 3 or rules.action_cards:
-            raise ValueError(
-                "Game plays the three-player game without action cards; the two-player game "
-                "and Uno the Landlord are not implemented yet"
-            )
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         if not isinstance(seed, int) or not 0 <= seed < 1 << 64:
@@ -328,6 +328,25 @@ class Game:
         return int(self._core.bid)
 
     @property
+    def grabs(self) -> int:
+        """Grabs so far (call/grab bidding): each doubles the score; with two players each is
+        also a let card."""
+        return int(self._core.grabs)
+
+    @property
+    def direction(self) -> int:
+        """+1 while play runs in seat order (0, 1, 2), -1 after an odd number of Reverses."""
+        return int(self._core.direction)
+
+    @property
+    def set_aside(self) -> Cards:
+        """Cards dealt to nobody (the two-player game's 9): never shown to any player."""
+        dealt = self._deal[1]
+        for hand in self._deal[0]:
+            dealt = dealt + hand
+        return self.rules.deck - dealt
+
+    @property
     def bombs(self) -> int:
         """Bombs and rockets played so far."""
         return int(self._core.bombs)
@@ -357,14 +376,19 @@ class Game:
         return [Bid.from_code(code) for code in self._core.bidding_codes()]
 
     def parse_action(self, action: Action | str) -> Action:
-        """An action object from text (bidding words in the bidding phase, moves in play)."""
+        """An action object from text: ``"pass"`` (in either phase), ``"bid 2"``,
+        ``"call"``, ``"grab"``, or a move in the notation."""
         if isinstance(action, (Move, Bid)):
             return action
         if not isinstance(action, str):
             raise IllegalMoveError(f"an action is a Move, a Bid or text, not {action!r}")
+        if action.strip().lower() == "pass":
+            return Bid("pass") if self.phase == "bidding" else PASS
         try:
-            if self.phase == "bidding":
-                return Bid.parse(action)
+            return Bid.parse(action)
+        except ValueError:
+            pass
+        try:
             return Move.parse(action)
         except ValueError as error:
             raise IllegalMoveError(str(error)) from None
@@ -466,6 +490,7 @@ class Game:
             bid=self.bid,
             multiplier=self.multiplier,
             history=history,
+            direction=self.direction,
         )
 
     def state_bytes(self) -> bytes:

@@ -47,7 +47,7 @@ GRAB_ = GRAB
 PHASES = ("bidding", "play", "over")
 
 ctypedef struct GameState:
-    uint64_t hands[3]
+    uint64_t hands[3]       # seat 2 stays empty with two players
     uint64_t kitty
     uint64_t table          # the move on the table; 0 when the trick is empty
     int table_player        # who played it, -1 when the table is empty
@@ -68,6 +68,8 @@ ctypedef struct GameState:
     int farmer_plays        # moves the farmers made
     int ply                 # actions taken
     int void                # all passed: nobody is landlord, payoffs are zero
+    int players             # 2 or 3
+    int direction           # +1 in seat order, -1 after an odd number of Reverses
 
 
 # --- a seeded generator that gives the same deal on every machine -------------------------
@@ -158,7 +160,9 @@ cdef class GameCore:
             raise MemoryError()
         self.depth = 0
         memset(&self.s, 0, sizeof(GameState))   # padding too: equal states, equal bytes
-        for seat in range(3):
+        self.s.players = rules.players
+        self.s.direction = 1
+        for seat in range(self.s.players):
             self.s.hands[seat] = hands[seat]
         self.s.kitty = kitty
         self.s.table = 0
@@ -262,7 +266,7 @@ cdef class GameCore:
 
     @property
     def hands(self):
-        return (self.s.hands[0], self.s.hands[1], self.s.hands[2])
+        return tuple([self.s.hands[seat] for seat in range(self.s.players)])
 
     @property
     def kitty(self):
@@ -309,6 +313,11 @@ cdef class GameCore:
         return self.s.ply
 
     @property
+    def direction(self):
+        """+1 while play runs in seat order, -1 after an odd number of Reverses."""
+        return self.s.direction
+
+    @property
     def spring(self):
         """Did the winners shut the losers out (no card, or only the landlord's opening)?"""
         return is_spring(&self.s)
@@ -319,16 +328,17 @@ cdef class GameCore:
         return score(self)
 
     def payoffs(self):
-        """Points per seat: zero until the game is over and for a void deal; the landlord wins
-        or loses twice the score, each farmer the opposite once."""
+        """Points per seat: zero until the game is over and for a void deal. Three players:
+        the landlord wins or loses twice the score, each farmer the opposite once; two
+        players: the loser pays the winner the score."""
         cdef int seat, total
-        cdef list result = [0, 0, 0]
+        cdef list result = [0] * self.s.players
         if self.s.phase != OVER or self.s.void:
             return result
         total = score(self)
-        for seat in range(3):
+        for seat in range(self.s.players):
             if seat == self.s.landlord:
-                result[seat] = 2 * total
+                result[seat] = (self.s.players - 1) * total
             else:
                 result[seat] = -total
         if self.s.winner != self.s.landlord:
@@ -406,6 +416,22 @@ cdef inline int grab_turn_of(const GameState* s, int seat) noexcept nogil:
     return (seat - s.caller + 2) % 3
 
 
+cdef inline int seat_after(const GameState* s, int seat, int steps) noexcept nogil:
+    """The seat `steps` turns after seat, in the direction of play."""
+    return ((seat + steps * s.direction) % s.players + s.players) % s.players
+
+
+cdef inline int two_player_grabber(const GameState* s) noexcept nogil:
+    """Two players: who may grab now, or -1 when grabbing is over: the player who does not
+    hold the landlord, unless they declined to call or the grabs ran out (max_grabs is
+    checked by the caller of this function)."""
+    cdef int holder = s.high_bidder if s.high_bidder >= 0 else s.caller
+    cdef int other = 1 - holder
+    if (s.declined >> other) & 1:
+        return -1
+    return other
+
+
 cdef int bidding_actions(GameCore game, uint64_t* codes) noexcept:
     cdef int n = 0, value
     codes[n] = 0
@@ -445,66 +471,127 @@ cdef int check_action(GameCore game, uint64_t action) noexcept:
 
 cdef void apply_action(GameCore game, uint64_t action) noexcept:
     cdef GameState* s = &game.s
-    cdef int kind = code_kind(action), seat = s.current, next_seat
     s.ply += 1
     if s.phase == BIDDING:
         if game.bidding == POINTS:
-            if kind == BID:
-                s.bid = code_rank(action)
-                s.high_bidder = seat
-            s.turns += 1
-            if s.bid == 3 or s.turns == 3:
-                if s.high_bidder < 0:
-                    void_deal(s)
-                else:
-                    settle(s, s.high_bidder)
+            apply_points_bid(s, action)
+        elif s.players == 2:
+            apply_two_player_call(game, action)
+        else:
+            apply_three_player_call(s, action)
+    else:
+        apply_play(s, action)
+
+
+cdef void apply_points_bid(GameState* s, uint64_t action) noexcept:
+    """Each player once bids higher or passes; a 3 ends bidding at once."""
+    if code_kind(action) == BID:
+        s.bid = code_rank(action)
+        s.high_bidder = s.current
+    s.turns += 1
+    if s.bid == 3 or s.turns == s.players:
+        if s.high_bidder < 0:
+            void_deal(s)
+        else:
+            settle(s, s.high_bidder)
+    else:
+        s.current = seat_after(s, s.current, 1)
+
+
+cdef void apply_three_player_call(GameState* s, uint64_t action) noexcept:
+    """Call, then each other player who did not decline once may grab, then the caller may
+    grab back once (RULES.md section 4, last paragraph)."""
+    cdef int seat = s.current, kind = code_kind(action), next_seat
+    if s.caller < 0:
+        s.turns += 1
+        if kind == CALL:
+            s.caller = seat
+            s.bid = 1
+        else:
+            s.declined |= 1 << seat
+            if s.turns == 3:
+                void_deal(s)
             else:
                 s.current = (seat + 1) % 3
             return
-        # call/grab
-        if s.caller < 0:
-            s.turns += 1
-            if kind == CALL:
-                s.caller = seat
-                s.bid = 1
+    else:
+        if kind == GRAB:
+            s.grabs += 1
+            s.high_bidder = seat
+        s.grab_turn = grab_turn_of(s, seat) + 1
+    next_seat = next_grabber(s)
+    if next_seat < 0:
+        settle(s, s.high_bidder if s.high_bidder >= 0 else s.caller)
+    else:
+        s.current = next_seat
+
+
+cdef void apply_two_player_call(GameCore game, uint64_t action) noexcept:
+    """Call or decline; once called, grabs go back and forth, each by the player who does not
+    hold the landlord, until one declines or max_grabs is reached (RULES.md section 4)."""
+    cdef GameState* s = &game.s
+    cdef int seat = s.current, kind = code_kind(action), next_seat
+    if s.caller < 0:
+        s.turns += 1
+        if kind == CALL:
+            s.caller = seat
+            s.bid = 1
+        else:
+            s.declined |= 1 << seat
+            if s.turns == 2:
+                void_deal(s)
             else:
-                s.declined |= 1 << seat
-                if s.turns == 3:
-                    void_deal(s)
-                    return
-                s.current = (seat + 1) % 3
-                return
-        else:
-            if kind == GRAB:
-                s.grabs += 1
-                s.high_bidder = seat
-            s.grab_turn = grab_turn_of(s, seat) + 1
-        next_seat = next_grabber(s)
-        if next_seat < 0:
-            settle(s, s.high_bidder if s.high_bidder >= 0 else s.caller)
-        else:
-            s.current = next_seat
+                s.current = 1 - seat
+            return
+    elif kind == GRAB:
+        s.grabs += 1
+        s.high_bidder = seat
+    else:
+        settle(s, s.high_bidder if s.high_bidder >= 0 else s.caller)
         return
-    # play
+    next_seat = two_player_grabber(s)
+    if next_seat < 0 or s.grabs >= game.max_grabs:
+        settle(s, s.high_bidder if s.high_bidder >= 0 else s.caller)
+    else:
+        s.current = next_seat
+
+
+cdef void apply_play(GameState* s, uint64_t action) noexcept:
+    cdef int seat = s.current, kind = code_kind(action), next_seat
     if action == 0:
-        next_seat = (seat + 1) % 3
+        next_seat = seat_after(s, seat, 1)
         if next_seat == s.table_player:
             s.table = 0                   # everyone else passed: the trick is over
             s.table_player = -1
         s.current = next_seat
         return
     s.hands[seat] -= code_cards(action)
-    s.table = action
-    s.table_player = seat
-    if kind == BOMB or kind == ROCKET:
-        s.bombs += 1
     if seat == s.landlord:
         s.landlord_plays += 1
     else:
         s.farmer_plays += 1
-    if s.hands[seat] == 0:
-        s.winner = seat
+    if kind == SKIP or kind == REVERSE:
+        # Uno the Landlord: the table's move stays; only the turn order changes
+        if kind == SKIP:
+            next_seat = seat_after(s, seat, 2)          # the next player loses their turn
+            if next_seat == s.table_player:
+                s.table = 0                            # the turn is back with the move's maker
+                s.table_player = -1
+        else:
+            s.direction = -s.direction
+            next_seat = seat_after(s, seat, 1)
+            if next_seat == s.table_player:
+                next_seat = seat_after(s, next_seat, 1)  # nobody answers their own move
+    else:
+        s.table = action
+        s.table_player = seat
+        if kind == BOMB or kind == ROCKET:
+            s.bombs += 1
+        next_seat = seat_after(s, seat, 1)
+    if s.hands[seat] == 0 or (s.players == 2 and seat != s.landlord and s.grabs > 0
+                              and card_total(s.hands[seat]) <= s.grabs):
+        s.winner = seat                   # out of cards, or a farmer down to the let count
         s.phase = OVER
         s.current = -1
     else:
-        s.current = (seat + 1) % 3
+        s.current = next_seat
