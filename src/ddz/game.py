@@ -209,7 +209,8 @@ class Observation:
 
 
 class Game:
-    """One game under ``rules``: deal, bidding, play, scoring (RULES.md section 3).
+    """One game under ``rules``: deal, bidding, play, scoring (RULES.md sections 3-5: the
+    classic game, the two-player game and Uno the Landlord).
 
     ``Game(rules, seed=...)`` deals from a seeded generator that gives the same game on every
     machine; ``deal=(hands, kitty)`` fixes the cards instead, and ``first_player`` who bids

@@ -1,5 +1,6 @@
 # cython: language_level=3, cdivision=True
-"""The classic game's state, stepped in C: deal, bidding, play, scoring; undo and copy.
+"""A game's state, stepped in C: bidding, play, scoring; undo and copy. The classic game,
+the two-player game (call/grab, let cards) and Uno the Landlord (Skip, Reverse, direction).
 
 A GameCore holds one GameState struct (every field a plain integer) and a stack of earlier
 states, so undo restores the state bit for bit and copy is two memcpys. Actions are codes in
@@ -133,7 +134,7 @@ def seeded_below(uint64_t state, unsigned n):
 
 
 cdef class GameCore:
-    """One classic game's state and its undo stack (see the module docstring)."""
+    """One game's state and its undo stack (see the module docstring)."""
 
     cdef GameState s
     cdef GameState* stack
