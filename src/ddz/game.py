@@ -360,7 +360,8 @@ class Game:
     @property
     def multiplier(self) -> int:
         """The score as it stands: base x 2 per bomb and rocket (x 2 per grab) x 2 for a
-        spring at the end when the rules count springs."""
+        spring at the end when the rules count springs. 0 while no bid or call has set a
+        base."""
         return int(self._core.multiplier())
 
     def payoffs(self) -> list[int]:
@@ -380,6 +381,10 @@ class Game:
         """An action object from text: ``"pass"`` (in either phase), ``"bid 2"``,
         ``"call"``, ``"grab"``, or a move in the notation."""
         if isinstance(action, (Move, Bid)):
+            # The pass is one action in both phases: give it the phase's own type, so that
+            # records read the same however it was passed in.
+            if action.code == 0:
+                return Bid("pass") if self.phase == "bidding" else PASS
             return action
         if not isinstance(action, str):
             raise IllegalMoveError(f"an action is a Move, a Bid or text, not {action!r}")
@@ -395,8 +400,11 @@ class Game:
             raise IllegalMoveError(str(error)) from None
 
     def why_illegal(self, action: Action | str) -> str | None:
-        """None if the action is legal now, else why not."""
-        parsed = self.parse_action(action)
+        """None if the action is legal now, else why not (unreadable text included)."""
+        try:
+            parsed = self.parse_action(action)
+        except IllegalMoveError as error:
+            return str(error)
         reason = self._core.check(parsed.code)
         if reason == 0:
             return None

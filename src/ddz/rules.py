@@ -132,6 +132,10 @@ class Rules:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a non-negative integer, not {value!r}")
+        if self.max_grabs > 8:
+            raise ValueError(
+                f"max_grabs is at most 8 (each grab doubles the score), not {self.max_grabs!r}"
+            )
         if not isinstance(self.bidding, Bidding):
             raise ValueError(f"bidding must be a ddz.Bidding, not {self.bidding!r}")
         if not 0 <= self.action_cards <= 2:

@@ -332,7 +332,8 @@ cdef class GameCore:
         """Points per seat: zero until the game is over and for a void deal. Three players:
         the landlord wins or loses twice the score, each farmer the opposite once; two
         players: the loser pays the winner the score."""
-        cdef int seat, total
+        cdef int seat
+        cdef long long total
         cdef list result = [0] * self.s.players
         if self.s.phase != OVER or self.s.void:
             return result
@@ -388,8 +389,9 @@ cdef inline bint is_spring(const GameState* s) noexcept nogil:
     return s.landlord_plays == 1
 
 
-cdef int score(GameCore game) noexcept:
-    cdef int total = game.s.bid << game.s.grabs
+cdef long long score(GameCore game) noexcept:
+    # at most 3 x 2^8 grabs x 2^14 bombs and rocket x 2: a long long never overflows
+    cdef long long total = (<long long>game.s.bid) << game.s.grabs
     total <<= game.s.bombs
     if game.spring and is_spring(&game.s):
         total *= 2
@@ -479,7 +481,7 @@ cdef void apply_action(GameCore game, uint64_t action) noexcept:
         elif s.players == 2:
             apply_two_player_call(game, action)
         else:
-            apply_three_player_call(s, action)
+            apply_three_player_call(s, action, game.max_grabs)
     else:
         apply_play(s, action)
 
@@ -499,7 +501,7 @@ cdef void apply_points_bid(GameState* s, uint64_t action) noexcept:
         s.current = seat_after(s, s.current, 1)
 
 
-cdef void apply_three_player_call(GameState* s, uint64_t action) noexcept:
+cdef void apply_three_player_call(GameState* s, uint64_t action, int max_grabs) noexcept:
     """Call, then each other player who did not decline once may grab, then the caller may
     grab back once (RULES.md section 4, last paragraph)."""
     cdef int seat = s.current, kind = code_kind(action), next_seat
@@ -521,7 +523,7 @@ cdef void apply_three_player_call(GameState* s, uint64_t action) noexcept:
             s.high_bidder = seat
         s.grab_turn = grab_turn_of(s, seat) + 1
     next_seat = next_grabber(s)
-    if next_seat < 0:
+    if next_seat < 0 or s.grabs >= max_grabs:      # nobody left who may grab
         settle(s, s.high_bidder if s.high_bidder >= 0 else s.caller)
     else:
         s.current = next_seat
