@@ -54,6 +54,25 @@ POSITIONS: list[dict[str, Any]] = [
         "depth": 7,
     },
     {"name": "douzero-start", "preset": "douzero", "seed": 4, "first_player": 1, "depth": 7},
+    # The variants: two players (call, grab, let cards) and Uno the Landlord (Skip, Reverse).
+    {"name": "two-player-start", "preset": "two-player", "seed": 5, "first_player": 0, "depth": 7},
+    {"name": "uno-start", "preset": "uno-landlord", "seed": 7, "first_player": 1, "depth": 6},
+    {
+        "name": "two-player-endgame",
+        "preset": "two-player",
+        "seed": 8,
+        "first_player": 1,
+        "agent_until_cards": 16,
+        "depth": 12,
+    },
+    {
+        "name": "uno-endgame",
+        "preset": "uno-landlord",
+        "seed": 10,
+        "first_player": 0,
+        "agent_until_cards": 24,
+        "depth": 10,
+    },
     # Late in a game (reached by a seeded random agent): the walk reaches the ends of games.
     {
         "name": "points-endgame",
@@ -103,20 +122,25 @@ def divide(game: Any, depth: int) -> dict[str, int]:
 
 # --- the independent walk: RULES.md section 3 over the reference move generator ------------
 
-REFERENCE_RULES = {
-    "classic": ({}, "points"),
-    "call-grab": ({}, "call-grab"),
-    "douzero": (ref.DOUZERO_OPTIONS, "random"),
+REFERENCE_RULES = {  # move options, bidding, players
+    "classic": ({}, "points", 3),
+    "call-grab": ({}, "call-grab", 3),
+    "douzero": (ref.DOUZERO_OPTIONS, "random", 3),
+    "two-player": ({"excluded_ranks": "34"}, "call-grab", 2),
+    "uno-landlord": ({"action_cards": 2}, "points", 3),
 }
 MAX_GRABS = 4
 
 
 class ReferenceGame:
-    """The classic game as the rule book says it, for counting: state is plain tuples."""
+    """The game as the rule book says it (sections 3 to 5), for counting: plain tuples."""
 
     def __init__(self, preset: str, hands: list[str], kitty: str, first_player: int) -> None:
         self.preset = preset
         self.bidding = REFERENCE_RULES[preset][1]
+        self.players = REFERENCE_RULES[preset][2]
+        self.direction = 1
+        self.landlord = -1
         self.hands = [ref.to_counts(hand) for hand in hands]
         self.kitty = ref.to_counts(kitty)
         self.current = first_player
@@ -146,6 +170,7 @@ class ReferenceGame:
             a + b for a, b in zip(self.hands[landlord], self.kitty, strict=True)
         )
         self.phase, self.current, self.table, self.table_player = "play", landlord, None, -1
+        self.landlord = landlord
 
     def actions(self) -> list[Any]:
         if self.phase == "over":
@@ -156,6 +181,8 @@ class ReferenceGame:
             return ["pass"] + [f"bid {value}" for value in range(self.bid + 1, 4)]
         if self.caller < 0:
             return ["pass", "call"]
+        if self.players == 2:
+            return ["pass", "grab"]  # bidding ends by itself when the grabs run out
         return ["pass", "grab"] if self.grabs < MAX_GRABS else ["pass"]
 
     def act(self, action: Any) -> None:
@@ -166,13 +193,15 @@ class ReferenceGame:
             self.turns += 1
             if action != "pass":
                 self.bid, self.high_bidder = int(action.split()[1]), seat
-            if self.bid == 3 or self.turns == 3:
+            if self.bid == 3 or self.turns == self.players:
                 if self.high_bidder < 0:
                     self.phase = "over"  # a void deal
                 else:
                     self.settle(self.high_bidder)
             else:
                 self.current = (seat + 1) % 3
+        elif self.players == 2:
+            self.two_player_call(seat, action)
         elif self.caller < 0:
             # Calling: each seat in turn calls or declines; if all decline, the deal is void.
             self.turns += 1
@@ -196,6 +225,37 @@ class ReferenceGame:
                 self.caller_grabbed_back = True
             self.next_grabber()
 
+    def two_player_call(self, seat: int, action: str) -> None:
+        """Section 4: call or decline; then grabs back and forth by the player who does not
+        hold the landlord, until one declines or MAX_GRABS; a decliner never grabs."""
+        other = 1 - seat
+        if self.caller < 0:
+            self.turns += 1
+            if action == "call":
+                self.caller = seat
+                if other in self.declined:
+                    self.settle(seat)
+                else:
+                    self.current = other
+            else:
+                self.declined = self.declined | {seat}
+                if self.turns == 2:
+                    self.phase = "over"
+                else:
+                    self.current = other
+        elif action == "grab":
+            self.grabs += 1
+            self.high_bidder = seat
+            if self.grabs >= MAX_GRABS:
+                self.settle(seat)
+            else:
+                self.current = other
+        else:
+            self.settle(other)  # the player who declines leaves the landlord to the holder
+
+    def seat_after(self, seat: int, steps: int) -> int:
+        return (seat + steps * self.direction) % self.players
+
     def next_grabber(self) -> None:
         if self.grab_queue:
             self.current, self.grab_queue = self.grab_queue[0], self.grab_queue[1:]
@@ -207,17 +267,31 @@ class ReferenceGame:
 
     def play(self, seat: int, move: ref.Reading) -> None:
         if move.type == "PASS":
-            self.current = (seat + 1) % 3
+            self.current = self.seat_after(seat, 1)
             if self.current == self.table_player:
                 self.table, self.table_player = None, -1
             return
         self.hands = list(self.hands)
         self.hands[seat] = tuple(a - b for a, b in zip(self.hands[seat], move.cards, strict=True))
-        self.table, self.table_player = move, seat
-        if not any(self.hands[seat]):
+        if move.type == "SKIP":  # section 5: the next player loses their turn
+            following = self.seat_after(seat, 2)
+            if following == self.table_player:
+                self.table, self.table_player = None, -1
+        elif move.type == "REVERSE":  # the direction flips; nobody answers their own move
+            self.direction = -self.direction
+            following = self.seat_after(seat, 1)
+            if following == self.table_player:
+                following = self.seat_after(following, 1)
+        else:
+            self.table, self.table_player = move, seat
+            following = self.seat_after(seat, 1)
+        let_out = (
+            self.players == 2 and seat != self.landlord and 0 < sum(self.hands[seat]) <= self.grabs
+        )
+        if not any(self.hands[seat]) or let_out:
             self.phase = "over"
         else:
-            self.current = (seat + 1) % 3
+            self.current = following
 
 
 @functools.cache
@@ -232,12 +306,16 @@ def _leads(hand: tuple[int, ...], preset: str) -> frozenset[ref.Reading]:
 
 @functools.cache
 def _moves(hand: tuple[int, ...], table: ref.Reading | None, preset: str) -> set[ref.Reading]:
-    """ref.moves, with the leads of a hand computed once (these decks hold no action cards:
-    the answers are the leads that beat the table, and the pass)."""
+    """ref.moves, with the leads of a hand computed once: the answers are the leads that
+    beat the table, the action cards held, and the pass."""
     leads = _leads(hand, preset)
     if table is None:
         return set(leads)
-    return {move for move in leads if ref.beats(move, table, _rules(preset))} | {ref.PASS}
+    return {
+        move
+        for move in leads
+        if move.type in ("SKIP", "REVERSE") or ref.beats(move, table, _rules(preset))
+    } | {ref.PASS}
 
 
 def reference_perft(game: ReferenceGame, depth: int) -> list[int]:
@@ -264,7 +342,7 @@ def reference_position(
     for text in actions:
         if game.phase == "play":
             cards = ref.to_counts("" if text == "pass" else text.replace("+", ""))
-            (action,) = [m for m in game.actions() if m.cards[:15] == cards[:15]]
+            (action,) = [m for m in game.actions() if m.cards == cards]
         else:
             action = text
         game.act(action)
@@ -297,6 +375,8 @@ def ddz_position(position: dict[str, Any]) -> tuple[Any, list[str], str, list[st
         "classic": ddz.CLASSIC,
         "call-grab": ddz.CLASSIC.replace(bidding=ddz.Bidding.CALL_GRAB),
         "douzero": ddz.DOUZERO,
+        "two-player": ddz.TWO_PLAYER,
+        "uno-landlord": ddz.UNO_LANDLORD,
     }[position["preset"]]
     seeded = ddz.Game(rules, seed=position["seed"])
     hands, kitty = [str(hand) for hand in seeded.deal[0]], str(seeded.deal[1])

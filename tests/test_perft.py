@@ -19,6 +19,8 @@ RULES = {
     "classic": ddz.CLASSIC,
     "call-grab": ddz.CLASSIC.replace(bidding=ddz.Bidding.CALL_GRAB),
     "douzero": ddz.DOUZERO,
+    "two-player": ddz.TWO_PLAYER,
+    "uno-landlord": ddz.UNO_LANDLORD,
 }
 ENTRIES: list[dict[str, Any]] = json.loads(DATA.read_text())
 
