@@ -10,7 +10,7 @@ number of nodes of the game tree at depths 1..D: a plain recursive walk over
 too, so that a mismatch points at the subtree that changed (tests/test_perft.py).
 
 Before writing, the counts are checked against an independent walk: the game of RULES.md
-section 3 written out below in plain Python over tests/reference.py's move generator, which
+sections 3 to 5 written out below in plain Python over tests/reference.py's move generator, which
 imports nothing from ddz. The two must agree node for node, or nothing is written.
 """
 
@@ -120,7 +120,7 @@ def divide(game: Any, depth: int) -> dict[str, int]:
     return result
 
 
-# --- the independent walk: RULES.md section 3 over the reference move generator ------------
+# --- the independent walk: RULES.md sections 3-5 over the reference move generator ------------
 
 REFERENCE_RULES = {  # move options, bidding, players
     "classic": ({}, "points", 3),
