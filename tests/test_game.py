@@ -544,6 +544,7 @@ def test_grabbing_ends_at_max_grabs() -> None:
 def test_why_illegal_explains_unreadable_text() -> None:
     game = Game(seed=7)
     assert "unknown card" in (game.why_illegal("zz") or "")
+    assert "no bidding action" in (game.why_illegal("bid 7") or "")
     assert game.why_illegal(game.legal_actions()[0]) is None
 
 

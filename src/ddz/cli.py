@@ -4,23 +4,35 @@
     every legal move of a hand, grouped by type (leads, or answers to ``--last``).
 ``classify CARDS [--rules NAME]``
     every reading of a multiset.
-``bench [--positions N]``
-    how fast this machine generates moves, through each entry point.
+``bench [--positions N] [--games N]``
+    how fast this machine generates moves, through each entry point, and plays random
+    games through the Python loop.
+``simulate [--games N] [--agents random,greedy] [--seed S] [--rules NAME]``
+    an arena: the agents play the same deals from every seat; WP and ADP per agent.
+``play [--seat 0] [--agents greedy,greedy] [--seed S] [--rules NAME]``
+    play a game in the terminal against agents.
+``uno simulate ...``, ``uno play ...``
+    UNO with the Lombardy house rules (``ddz.uno.cli``).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import math
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import TextIO
 
 import numpy as np
 
 import ddz
 from ddz import batch
+from ddz.agents import AGENTS, make_agent
+from ddz.arena import run_arena, seatings
 
 PRESETS = {
     "classic": ddz.CLASSIC,
@@ -85,7 +97,279 @@ def _bench(args: argparse.Namespace) -> int:
     for name, run in runs:
         rate = _median_rate(len(hands), run, args.repeats)
         print(f"  {name:<24} {rate:>12,.0f} hands/s")
+    if args.games > 0:
+        try:
+            ddz.Game(rules, seed=0)
+        except ValueError as error:
+            print(f"  random games: not timed ({error})")
+            return 0
+        plies: list[int] = []
+        rate = _median_rate(
+            args.games, lambda: plies.append(_random_games(rules, args.games, args.seed)), 3
+        )
+        print(
+            f"{args.games} random games, legal_actions() + push() (void deals too), "
+            "median of 3 runs\n"
+            f"  {'random games':<24} {rate:>12,.0f} games/s, "
+            f"{rate * plies[0] / args.games:,.0f} actions/s"
+        )
     return 0
+
+
+def _random_games(rules: ddz.Rules, games: int, seed: int) -> int:
+    """Play random games (void deals included) through the Python API; returns the actions."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    actions = 0
+    for index in range(games):
+        game = ddz.Game(rules, seed=seed + index)
+        while not game.is_over:
+            game.push(choice(game.legal_actions()))
+            actions += 1
+    return actions
+
+
+# --- simulate ------------------------------------------------------------------------------
+
+
+class _Progress:
+    """Progress on stderr: one updating line on a terminal, else a line every 10 seconds."""
+
+    def __init__(self, total: int, stream: TextIO, *, enabled: bool = True) -> None:
+        self.total = total
+        self.stream = stream
+        self.enabled = enabled
+        self.tty = stream.isatty()
+        self.start = self.last = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if done < total and now - self.last < (0.2 if self.tty else 10.0):
+            return
+        self.last = now
+        rate = done / max(now - self.start, 1e-9)
+        left = (total - done) / rate if rate else math.inf
+        percent = 100 * done / max(total, 1)
+        line = f"simulate: {done}/{total} deals ({percent:.0f}%), {rate:,.1f} deals/s"
+        if done < total:
+            line += f", {left:,.0f} s left"
+        if self.tty:
+            self.stream.write("\r" + line + "\033[K")
+            if done == total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def _agent_names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    for name in names:
+        if name not in AGENTS:
+            raise ValueError(f"no agent {name!r}; the agents are: {', '.join(AGENTS)}")
+    return names
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    names = _agent_names(args.agents)
+    rules = PRESETS[args.rules]
+    plan = seatings(names, rules.players)
+    # --games counts games; every deal is played once per seating, so round up to whole deals.
+    deals = -(-args.games // len(plan))
+    progress = _Progress(deals, sys.stderr, enabled=not args.quiet)
+    start = time.perf_counter()
+    result = run_arena(names, deals=deals, seed=args.seed, rules=rules, progress=progress)
+    if not args.quiet:
+        elapsed = time.perf_counter() - start
+        print(
+            f"{result.games} games in {elapsed:.1f} s ({result.games / max(elapsed, 1e-9):,.0f}"
+            " games/s)",
+            file=sys.stderr,
+        )
+    print(result.table())
+    return 0
+
+
+# --- play ----------------------------------------------------------------------------------
+
+
+def _grouped(cards: ddz.Cards) -> str:
+    """Cards with a space between ranks: ``3 44 5 TT XD`` is easier to read than ``3445TTXD``."""
+    return " ".join("".join(group) for _, group in itertools.groupby(str(cards))) or "-"
+
+
+def play(
+    *,
+    seat: int = 0,
+    agents: Sequence[str] = ("greedy",),
+    seed: int | None = None,
+    rules: ddz.Rules = ddz.CLASSIC,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> int:
+    """A game in the terminal: the person at ``seat`` against ``agents`` in the other seats
+    (in seat order; one name fills them all). ``read`` asks for a line (EOFError ends the
+    game), ``write`` prints one. Returns the exit status: 0 (the game ended or the player
+    quit)."""
+    seats = rules.players
+    if seat not in range(seats):
+        raise ValueError(f"--seat must be a seat 0..{seats - 1}, not {seat}")
+    others = [other for other in range(seats) if other != seat]
+    names = list(agents) or ["greedy"]
+    if len(names) == 1:
+        names *= len(others)
+    if len(names) != len(others):
+        raise ValueError(f"name one agent, or one for each of the {len(others)} other seats")
+    for name in names:
+        if name not in AGENTS:
+            raise ValueError(f"no agent {name!r}; the agents are: {', '.join(AGENTS)}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 32)
+    pairs = list(zip(others, names, strict=True))
+    players = {other: make_agent(name, seed + other) for other, name in pairs}
+    labels = {other: f"seat {other} ({name})" for other, name in pairs}
+    labels[seat] = "you"
+
+    def label(player: int) -> str:
+        if game.landlord is None:
+            return labels[player]
+        return f"{labels[player]}, {'landlord' if player == game.landlord else 'farmer'}"
+
+    write(f"ddz: you are seat {seat}, against {' and '.join(labels[o] for o in others)}.")
+    write(f"Seed {seed}: 'python -m ddz play --seed {seed}' deals this game again.")
+    write(
+        "Type a move in the notation (333+4, 34567, XD, pass) or a bid (bid 2, call, grab,\n"
+        "pass); 'hint' or '?' lists your legal moves, 'quit' leaves."
+    )
+    game = ddz.Game(rules, seed=seed)
+    write(f"Your hand: {_grouped(game.hands[seat])}")
+    write(f"Seat {game.first_player} bids first.")
+    landlord_known = False
+    while True:
+        if game.is_over:
+            if not game.is_void:
+                break
+            write("Nobody bid: the deal is void. Redealing.")
+            game = game.redeal()
+            write(f"Your hand: {_grouped(game.hands[seat])}")
+            write(f"Seat {game.first_player} bids first.")
+            continue
+        if game.landlord is not None and not landlord_known:
+            landlord_known = True
+            who = "You are" if game.landlord == seat else f"Seat {game.landlord} is"
+            takes = "take" if game.landlord == seat else "takes"
+            write(f"{who} the landlord and {takes} the kitty: {_grouped(game.kitty)}.")
+            if seats == 2 and game.grabs:
+                write(f"Let cards: the farmer wins on holding {game.grabs} card(s) or fewer.")
+        player = game.current_player
+        assert player is not None
+        if player != seat:
+            who = label(player)  # before the action: a bid can make the landlord
+            action = players[player].act(game)
+            game.step(action)
+            write(f"{who}: {action}")
+            continue
+        _show(game, seat, write)
+        while True:
+            try:
+                text = read("your move> ").strip()
+            except EOFError:
+                write("")
+                write("Bye.")
+                return 0
+            command = text.lower()
+            if not command:
+                continue
+            if command in ("quit", "exit"):  # not "q": that is a queen
+                write("Bye.")
+                return 0
+            if command in ("hint", "?"):
+                legal = [str(action) for action in game.legal_actions()]
+                write(_wrap(f"legal ({len(legal)}):", legal))
+                continue
+            who = label(seat)
+            try:
+                record = game.step(text)
+            except ddz.IllegalMoveError as error:
+                write(f"Not legal: {error}. Try again ('?' lists your legal moves).")
+                continue
+            write(f"{who}: {record.action}")
+            break
+    _show_result(game, seat, labels, write)
+    return 0
+
+
+def _show_result(
+    game: ddz.Game, seat: int, labels: dict[int, str], write: Callable[[str], None]
+) -> None:
+    winner = game.winner
+    assert winner is not None
+    side = "the landlord wins" if winner == game.landlord else "the farmers win"
+    how = "went out" if not game.hands[winner] else "reached the let count"
+    details = [f"bid {game.bid}" if game.rules.bidding is ddz.Bidding.POINTS else "base 1"]
+    if game.grabs:
+        details.append(f"{game.grabs} grab{'s' if game.grabs > 1 else ''} x2 each")
+    if game.bombs:
+        details.append(f"{game.bombs} bomb{'s' if game.bombs > 1 else ''} or rocket x2 each")
+    if game.spring and game.rules.spring:
+        details.append("spring x2")
+    payoffs = game.payoffs()
+    write(f"{labels[winner].capitalize()} {how}: {side}.")
+    write(f"Score {game.multiplier} ({', '.join(details)}).")
+    write("Payoffs: " + ", ".join(f"{labels[p]} {v:+d}" for p, v in enumerate(payoffs)) + ".")
+    write("You win!" if payoffs[seat] > 0 else "You lose.")
+
+
+def _wrap(heading: str, items: Sequence[str], width: int = 78) -> str:
+    """``heading`` and the items two spaces apart, in lines of at most ``width``, never
+    breaking an item (``bid 2`` holds a space).
+
+    >>> print(_wrap("legal (3):", ["pass", "bid 1", "bid 2"], width=24))
+    legal (3): pass  bid 1
+      bid 2
+    """
+    lines = [heading + " "]
+    for item in items:
+        if len(lines[-1]) + len(item) > width:
+            lines.append(" ")
+        lines[-1] += item + "  "
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _show(game: ddz.Game, seat: int, write: Callable[[str], None]) -> None:
+    """What the person at ``seat`` sees before acting."""
+    seen = game.observation(seat)
+    roles = {
+        player: ""
+        if seen.landlord is None
+        else (" (landlord)" if player == seen.landlord else " (farmer)")
+        for player in range(len(seen.card_counts))
+    }
+    counts = ", ".join(
+        f"{'you' if player == seat else f'seat {player}'} {count}{roles[player]}"
+        for player, count in enumerate(seen.card_counts)
+    )
+    if seen.phase == "bidding":
+        write(f"  bidding: highest bid {seen.bid or 'none'}; cards: {counts}")
+    else:
+        table = "you lead"
+        if seen.table is not None:
+            by = "you" if seen.table_player == seat else f"seat {seen.table_player}"
+            table = f"{seen.table} by {by}"
+        turn = "; play runs backwards (Reverse)" if seen.direction < 0 else ""
+        write(f"  table: {table}; score x{seen.multiplier}; cards left: {counts}{turn}")
+    write(f"  your hand: {_grouped(seen.hand)}")
+
+
+def _play(args: argparse.Namespace) -> int:
+    return play(
+        seat=args.seat,
+        agents=[name.strip() for name in args.agents.split(",") if name.strip()],
+        seed=args.seed,
+        rules=PRESETS[args.rules],
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -100,12 +384,54 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--positions", type=int, default=2000)
     bench.add_argument("--repeats", type=int, default=5)
     bench.add_argument("--seed", type=int, default=1)
-    for command in (moves, classify, bench):
+    bench.add_argument(
+        "--games", type=int, default=1000, help="random games to time (0: none; default 1000)"
+    )
+    simulate = commands.add_parser(
+        "simulate", help="agents play the same deals from every seat: WP and ADP per agent"
+    )
+    simulate.add_argument(
+        "--games",
+        type=int,
+        default=600,
+        help="games to play (rounded up to whole deals: each deal is played once per seating)",
+    )
+    simulate.add_argument(
+        "--agents",
+        default="random,greedy",
+        help=f"1 to 3 comma-separated agents of {', '.join(AGENTS)} (default random,greedy)",
+    )
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    play_ = commands.add_parser("play", help="play a game in the terminal against agents")
+    play_.add_argument("--seat", type=int, default=0, help="your seat: 0, 1 or 2")
+    play_.add_argument(
+        "--agents",
+        default="greedy",
+        help="the agents in the other seats, in seat order; one name fills them all",
+    )
+    play_.add_argument("--seed", type=int, default=None, help="the deal (default: a new one)")
+    uno = commands.add_parser(
+        "uno",
+        help="UNO with the Lombardy house rules: uno simulate ..., uno play ...",
+        add_help=False,
+    )
+    uno.add_argument("uno_args", nargs=argparse.REMAINDER, help="see python -m ddz uno --help")
+    for command in (moves, classify, bench, simulate, play_):
         command.add_argument("--rules", choices=sorted(PRESETS), default="classic")
     moves.set_defaults(run=_moves)
     classify.set_defaults(run=_classify)
     bench.set_defaults(run=_bench)
+    simulate.set_defaults(run=_simulate)
+    play_.set_defaults(run=_play)
+    uno.set_defaults(run=_uno)
     return parser
+
+
+def _uno(args: argparse.Namespace) -> int:
+    from ddz.uno.cli import main as uno_main  # the UNO engine loads only when asked for
+
+    return uno_main(args.uno_args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

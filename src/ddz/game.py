@@ -390,11 +390,10 @@ class Game:
             raise IllegalMoveError(f"an action is a Move, a Bid or text, not {action!r}")
         if action.strip().lower() == "pass":
             return Bid("pass") if self.phase == "bidding" else PASS
+        first_word = action.split()[0].lower() if action.split() else ""
         try:
-            return Bid.parse(action)
-        except ValueError:
-            pass
-        try:
+            if first_word in ("bid", "call", "grab"):
+                return Bid.parse(action)  # its own message for a mistyped bid
             return Move.parse(action)
         except ValueError as error:
             raise IllegalMoveError(str(error)) from None

@@ -1,0 +1,826 @@
+# cython: language_level=3, cdivision=True
+"""One round of UNO (RULES.md section 6), stepped in C: deal, first card, turns, house rules.
+
+A UnoCore holds one UnoState struct (plain integers and byte arrays, no Python objects) and a
+stack of earlier states, so undo restores the state bit for bit and copy is two memcpys.
+
+Cards are *kinds* 0..53, one per distinct card face of the 108-card deck::
+
+    kind = 13 * colour + face        colour 0 red, 1 yellow, 2 green, 3 blue
+                                     face 0..9 the numbers, 10 Skip, 11 Reverse, 12 Draw Two
+    kind 52 Wild, kind 53 Wild Draw Four
+
+A hand is a count per kind; the draw pile and the discard pile are arrays of kinds in order
+(the draw pile's top is its *last* entry, so drawing is a pop; the discard pile's top is its
+last entry too).
+
+An action is one small integer (the layout below). ``legal`` lists every action any player
+may take now: the turn actions of the player to act, the UNO call of a player on one card,
+everyone else's catch of that player, and the jump-ins of players holding the twin of the
+card just played. ``check`` says why an action is not legal (0 when it is, WRONG_JUMP_IN for
+an out-of-turn play the house rules punish instead of forbidding); ``push`` applies an action
+without checking it.
+
+Action code layout (15 bits)::
+
+    bits  0-2   type: PLAY, DRAW, KEEP, UNO, CATCH, COLOUR
+    bits  3-6   the acting player, 0..9
+    bits  7-12  PLAY: the card kind; CATCH: the caught player
+    bits 13-14  PLAY: the colour the card sets (its own colour, or a wild's chosen colour);
+                COLOUR: the starting colour the first player chooses on a Wild
+"""
+
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy, memset
+
+cdef enum:
+    MAX_PLAYERS = 10
+    KINDS = 54
+    DECK_SIZE = 108
+    HAND_SIZE = 7
+    WILD = 52
+    WILD_DRAW_FOUR = 53
+    SKIP = 10              # faces
+    REVERSE = 11
+    DRAW_TWO = 12
+    FACE_WILD = 13
+    FACE_WILD_DRAW_FOUR = 14
+    MAX_ACTIONS = 128      # a hand's plays (<= 52 + 8) + draw + call + catches + jump-ins
+
+cdef enum:
+    PLAY = 0
+    DRAW = 1
+    KEEP = 2
+    UNO = 3
+    CATCH = 4
+    COLOUR = 5
+
+cdef enum:                 # UnoState.over
+    PLAYING = 0
+    WENT_OUT = 1           # someone played their last card
+    BLOCKED = 2            # a player had to draw and no card was left to draw
+
+cdef enum:                 # rule flags, one bit each (ddz.uno.Rules.core_flags)
+    F_STACKING = 1
+    F_JUMP_IN = 2
+    F_CALL_OUT = 4
+    F_NO_FINISH_WD4 = 8
+    F_RESHUFFLE = 16
+
+cdef enum:                 # reasons check() gives; the Python layer words them
+    OK = 0
+    WRONG_JUMP_IN = 1      # legal, but punished: the player draws two, nothing else changes
+    R_OVER = 2
+    R_MALFORMED = 3
+    R_BAD_PLAYER = 4
+    R_NOT_HELD = 5
+    R_NOT_YOUR_TURN = 6
+    R_CHOOSE_COLOUR = 7
+    R_ONLY_DRAWN = 8
+    R_MUST_STACK = 9
+    R_LAST_WD4 = 10
+    R_NO_MATCH = 11
+    R_ALREADY_DREW = 12
+    R_NO_DRAW = 13
+    R_NOTHING_TO_KEEP = 14
+    R_RULE_OFF = 15
+    R_NO_UNO = 16
+    R_NO_CATCH = 17
+    R_NO_CHOICE = 18
+
+# Exported for the Python layer (cdef enums are not visible from Python).
+PLAY_, DRAW_, KEEP_, UNO_, CATCH_, COLOUR_ = PLAY, DRAW, KEEP, UNO, CATCH, COLOUR
+FLAG_STACKING, FLAG_JUMP_IN, FLAG_CALL_OUT = F_STACKING, F_JUMP_IN, F_CALL_OUT
+FLAG_NO_FINISH_WD4, FLAG_RESHUFFLE = F_NO_FINISH_WD4, F_RESHUFFLE
+WRONG_JUMP_IN_ = WRONG_JUMP_IN
+MAX_PLAYERS_ = MAX_PLAYERS
+
+ctypedef struct UnoState:
+    uint64_t rng                        # splitmix64 state: reshuffles are seeded too
+    int32_t ply                         # actions taken
+    int16_t n_draw                      # cards in the draw pile
+    int16_t n_discard                   # cards in the discard pile
+    signed char players
+    signed char dealer
+    signed char current                 # the player to act, -1 once the round is over
+    signed char direction               # +1 seat order (to the dealer's left), -1 reversed
+    signed char colour                  # the colour to match, -1 while the first player
+                                        # chooses one for a starting Wild
+    signed char pending                 # stacking: cards owed by the player to act
+    signed char pending_face            # DRAW_TWO or FACE_WILD_DRAW_FOUR while pending > 0
+    signed char drawn                   # the playable card the player to act just drew, -1
+    signed char uno_seat                # on one card and has not called UNO (catchable), -1
+    signed char jump_seat               # who played the top card while it may be jumped on
+    signed char winner                  # who went out, -1
+    signed char over                    # PLAYING, WENT_OUT or BLOCKED
+    uint8_t sizes[MAX_PLAYERS]          # cards per hand
+    uint8_t hands[MAX_PLAYERS][KINDS]   # count per kind per hand
+    uint8_t draw[DECK_SIZE]             # the draw pile, bottom first
+    uint8_t discard[DECK_SIZE]          # the discard pile, bottom first
+
+
+# --- the seeded generator (the same splitmix64 as game.pyx: identical on every machine) ---
+
+cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
+    cdef uint64_t z
+    state[0] += 0x9E3779B97F4A7C15ULL
+    z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline unsigned below(uint64_t* state, unsigned n) noexcept nogil:
+    """A uniform integer in [0, n): rejection keeps it exactly uniform."""
+    cdef uint64_t limit = (0xFFFFFFFFFFFFFFFFULL // n) * n
+    cdef uint64_t draw = splitmix64(state)
+    while draw >= limit:
+        draw = splitmix64(state)
+    return <unsigned>(draw % n)
+
+
+cdef inline void shuffle(uint8_t* cards, int n, uint64_t* rng) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t tmp
+    for i in range(n - 1, 0, -1):
+        j = below(rng, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+
+
+# --- cards ----------------------------------------------------------------------------------
+
+cdef inline int colour_of(int kind) noexcept nogil:
+    return kind // 13 if kind < WILD else -1
+
+
+cdef inline int face_of(int kind) noexcept nogil:
+    return kind % 13 if kind < WILD else kind - WILD + FACE_WILD
+
+
+cdef inline int make_action(int kind, int player, int card, int colour) noexcept nogil:
+    return kind | (player << 3) | (card << 7) | (colour << 13)
+
+
+cdef inline int next_seat(const UnoState* s, int seat) noexcept nogil:
+    return (seat + s.direction + s.players) % s.players
+
+
+cdef void fill_deck(uint8_t* deck) noexcept nogil:
+    """The 108 cards in canonical order: per colour 0, 1, 1, ..., 9, 9, S, S, R, R, +2, +2;
+    then four Wilds and four Wild Draw Fours."""
+    cdef int n = 0, colour, face, copy
+    for colour in range(4):
+        for face in range(13):
+            for copy in range(1 if face == 0 else 2):
+                deck[n] = 13 * colour + face
+                n += 1
+    for copy in range(4):
+        deck[n] = WILD
+        n += 1
+    for copy in range(4):
+        deck[n] = WILD_DRAW_FOUR
+        n += 1
+
+
+# --- drawing --------------------------------------------------------------------------------
+
+cdef inline bint can_draw(const UnoState* s, int flags) noexcept nogil:
+    return s.n_draw > 0 or ((flags & F_RESHUFFLE) and s.n_discard > 1)
+
+
+cdef void refill(UnoState* s) noexcept nogil:
+    """The draw pile is empty: keep the top discard, shuffle the rest into a new draw pile."""
+    cdef uint8_t top = s.discard[s.n_discard - 1]
+    memcpy(s.draw, s.discard, s.n_discard - 1)
+    s.n_draw = s.n_discard - 1
+    shuffle(s.draw, s.n_draw, &s.rng)
+    s.discard[0] = top
+    s.n_discard = 1
+
+
+cdef int draw_one(UnoState* s, int flags, int seat) noexcept nogil:
+    """Move the top card of the draw pile to seat's hand; its kind, or -1 if none is left."""
+    cdef int kind
+    if s.n_draw == 0:
+        if not ((flags & F_RESHUFFLE) and s.n_discard > 1):
+            return -1
+        refill(s)
+    s.n_draw -= 1
+    kind = s.draw[s.n_draw]
+    s.hands[seat][kind] += 1
+    s.sizes[seat] += 1
+    if seat == s.uno_seat:
+        s.uno_seat = -1                 # no longer on one card: nothing left to catch
+    return kind
+
+
+cdef inline void draw_cards(UnoState* s, int flags, int seat, int count) noexcept nogil:
+    """A penalty: as many of count cards as there are left to draw."""
+    cdef int i
+    for i in range(count):
+        if draw_one(s, flags, seat) < 0:
+            return
+
+
+# --- what may be played ---------------------------------------------------------------------
+
+cdef inline bint matches(const UnoState* s, int kind) noexcept nogil:
+    """Would kind go on the top card in an ordinary turn: a wild, the colour, or the face?"""
+    cdef int top
+    if kind >= WILD or colour_of(kind) == s.colour:
+        return True
+    top = s.discard[s.n_discard - 1]
+    return top < WILD and face_of(top) == face_of(kind)
+
+
+cdef inline bint is_last_wd4(const UnoState* s, int flags, int seat, int kind) noexcept nogil:
+    """Playing kind would make seat go out on a Wild Draw Four, which the house rule forbids."""
+    return kind == WILD_DRAW_FOUR and (flags & F_NO_FINISH_WD4) and s.sizes[seat] == 1
+
+
+cdef inline bint is_jump_in(const UnoState* s, int flags, int seat, int kind) noexcept nogil:
+    """Is seat's play of kind, out of turn, a jump-in: the exact twin of the card just played
+    (a coloured card: a wild has no colour of its own to match), by someone other than the
+    player to act and the player who played it?"""
+    return ((flags & F_JUMP_IN) and s.jump_seat >= 0 and seat != s.current
+            and seat != s.jump_seat and kind < WILD and kind == s.discard[s.n_discard - 1]
+            and s.hands[seat][kind] > 0)
+
+
+cdef int turn_plays(const UnoState* s, int flags, int* out) noexcept nogil:
+    """The cards the player to act may play now, as PLAY codes (a wild once per colour)."""
+    cdef int n = 0, seat = s.current, kind, colour, first = 0, last = KINDS
+    if s.drawn >= 0:
+        first = s.drawn
+        last = s.drawn + 1
+    for kind in range(first, last):
+        if s.hands[seat][kind] == 0:
+            continue
+        if s.pending > 0:
+            if face_of(kind) != s.pending_face:
+                continue
+        elif s.drawn < 0 and not matches(s, kind):
+            continue
+        if is_last_wd4(s, flags, seat, kind):
+            continue
+        if kind < WILD:
+            out[n] = make_action(PLAY, seat, kind, colour_of(kind))
+            n += 1
+        else:
+            for colour in range(4):
+                out[n] = make_action(PLAY, seat, kind, colour)
+                n += 1
+    return n
+
+
+cdef int legal(const UnoState* s, int flags, int* out) noexcept nogil:
+    """Every action any player may take now (see the module docstring), into out."""
+    cdef int n = 0, seat = s.current, other, colour, top
+    if s.over != PLAYING:
+        return 0
+    if s.colour < 0:
+        for colour in range(4):
+            out[n] = make_action(COLOUR, seat, 0, colour)
+            n += 1
+        return n
+    n = turn_plays(s, flags, out)
+    if s.drawn >= 0:
+        out[n] = make_action(KEEP, seat, 0, 0)
+        n += 1
+    elif s.pending > 0 or n == 0 or can_draw(s, flags):
+        # Drawing is always allowed, except as a way to pass: with nothing left to draw, a
+        # player who can play must play (a player who cannot ends the round, blocked).
+        out[n] = make_action(DRAW, seat, 0, 0)
+        n += 1
+    if (flags & F_CALL_OUT) and s.uno_seat >= 0:
+        out[n] = make_action(UNO, s.uno_seat, 0, 0)
+        n += 1
+        for other in range(s.players):
+            if other != s.uno_seat:
+                out[n] = make_action(CATCH, other, s.uno_seat, 0)
+                n += 1
+    if (flags & F_JUMP_IN) and s.jump_seat >= 0:
+        top = s.discard[s.n_discard - 1]
+        if top < WILD:
+            for other in range(s.players):
+                if is_jump_in(s, flags, other, top):
+                    out[n] = make_action(PLAY, other, top, colour_of(top))
+                    n += 1
+    return n
+
+
+cdef bint has_turn_play(const UnoState* s, int flags) noexcept nogil:
+    cdef int buffer[MAX_ACTIONS]
+    return turn_plays(s, flags, buffer) > 0
+
+
+cdef int check(const UnoState* s, int flags, int action) noexcept nogil:
+    """OK if action is legal now, WRONG_JUMP_IN if it is a punished out-of-turn play, else
+    the reason it is not legal (R_*)."""
+    cdef int kind = action & 7, seat = (action >> 3) & 15, card = (action >> 7) & 63
+    cdef int colour = (action >> 13) & 3
+    if action < 0 or action >> 15:
+        return R_MALFORMED
+    if s.over != PLAYING:
+        return R_OVER
+    if seat >= s.players:
+        return R_BAD_PLAYER
+    if kind == PLAY:
+        if card >= KINDS or (card < WILD and colour != colour_of(card)):
+            return R_MALFORMED
+        if s.hands[seat][card] == 0:
+            return R_NOT_HELD
+        if seat != s.current:
+            if is_jump_in(s, flags, seat, card):
+                return OK
+            return WRONG_JUMP_IN if flags & F_JUMP_IN else R_NOT_YOUR_TURN
+        if s.colour < 0:
+            return R_CHOOSE_COLOUR
+        if s.drawn >= 0 and card != s.drawn:
+            return R_ONLY_DRAWN
+        if s.pending > 0 and face_of(card) != s.pending_face:
+            return R_MUST_STACK
+        if is_last_wd4(s, flags, seat, card):
+            return R_LAST_WD4
+        if s.pending == 0 and s.drawn < 0 and not matches(s, card):
+            return R_NO_MATCH
+        return OK
+    # The other actions leave the fields they do not use zero: one action, one code.
+    if (kind == COLOUR and card != 0) or (kind != COLOUR and colour != 0) or (
+            kind != CATCH and kind != COLOUR and card != 0):
+        return R_MALFORMED
+    if kind == DRAW:
+        if seat != s.current:
+            return R_NOT_YOUR_TURN
+        if s.colour < 0:
+            return R_CHOOSE_COLOUR
+        if s.drawn >= 0:
+            return R_ALREADY_DREW
+        if s.pending == 0 and not can_draw(s, flags) and has_turn_play(s, flags):
+            return R_NO_DRAW
+        return OK
+    if kind == KEEP:
+        if seat != s.current:
+            return R_NOT_YOUR_TURN
+        if s.drawn < 0:
+            return R_NOTHING_TO_KEEP
+        return OK
+    if kind == UNO or kind == CATCH:
+        if not (flags & F_CALL_OUT):
+            return R_RULE_OFF
+        if kind == UNO:
+            return OK if seat == s.uno_seat else R_NO_UNO
+        if card >= s.players or card != s.uno_seat or card == seat:
+            return R_NO_CATCH
+        return OK
+    if kind == COLOUR:
+        if seat != s.current:
+            return R_NOT_YOUR_TURN
+        if s.colour >= 0:
+            return R_NO_CHOICE
+        return OK
+    return R_MALFORMED
+
+
+# --- acting ---------------------------------------------------------------------------------
+
+cdef void card_effect(UnoState* s, int flags, int seat, int kind) noexcept nogil:
+    """What kind does once seat has played it: who acts next, and the penalty. Also used for
+    the first card, as if the dealer had played it (so it acts on the first player)."""
+    cdef int face = face_of(kind), victim, count
+    if face == SKIP:
+        s.current = next_seat(s, next_seat(s, seat))
+    elif face == REVERSE:
+        s.direction = -s.direction
+        # With two players a Reverse acts as a Skip: the turn comes back to its player.
+        s.current = seat if s.players == 2 else next_seat(s, seat)
+    elif face == DRAW_TWO or face == FACE_WILD_DRAW_FOUR:
+        count = 2 if face == DRAW_TWO else 4
+        if flags & F_STACKING:
+            # The next player may stack the same penalty or draw the total (pending).
+            s.pending += count
+            s.pending_face = face
+            s.current = next_seat(s, seat)
+        else:
+            victim = next_seat(s, seat)
+            draw_cards(s, flags, victim, count)
+            s.current = next_seat(s, victim)
+    else:
+        s.current = next_seat(s, seat)
+
+
+cdef void apply(UnoState* s, int flags, int action) noexcept nogil:
+    cdef int kind = action & 7, seat = (action >> 3) & 15, card = (action >> 7) & 63
+    cdef int colour = (action >> 13) & 3, drawn
+    s.ply += 1
+    if kind == PLAY:
+        if seat != s.current:
+            if not is_jump_in(s, flags, seat, card):
+                # A wrong jump-in: two cards, and play goes on from the player to act.
+                draw_cards(s, flags, seat, 2)
+                return
+            s.current = seat                # a jump-in: play continues from the jumper
+        # A card played closes the UNO window (the next player acted) and the jump-in window
+        # of the card below it.
+        s.uno_seat = -1
+        s.jump_seat = -1
+        s.drawn = -1
+        s.hands[seat][card] -= 1
+        s.sizes[seat] -= 1
+        s.discard[s.n_discard] = card
+        s.n_discard += 1
+        s.colour = colour
+        if s.sizes[seat] == 0:
+            # The round ends as the last card lands: a penalty on it is not drawn.
+            s.winner = seat
+            s.over = WENT_OUT
+            s.current = -1
+            s.pending = 0
+            s.pending_face = 0
+            return
+        if (flags & F_CALL_OUT) and s.sizes[seat] == 1:
+            s.uno_seat = seat
+        if (flags & F_JUMP_IN) and card < WILD:
+            s.jump_seat = seat
+        card_effect(s, flags, seat, card)
+    elif kind == DRAW:
+        s.uno_seat = -1
+        s.jump_seat = -1
+        seat = s.current
+        if s.pending > 0:
+            draw_cards(s, flags, seat, s.pending)
+            s.pending = 0
+            s.pending_face = 0
+            s.current = next_seat(s, seat)
+            return
+        drawn = draw_one(s, flags, seat)
+        if drawn < 0:
+            s.over = BLOCKED
+            s.current = -1
+        elif matches(s, drawn):
+            s.drawn = drawn                 # play it or keep it
+        else:
+            s.current = next_seat(s, seat)
+    elif kind == KEEP:
+        s.drawn = -1
+        s.current = next_seat(s, s.current)
+    elif kind == UNO:
+        s.uno_seat = -1
+    elif kind == CATCH:
+        draw_cards(s, flags, card, 2)
+        s.uno_seat = -1
+    elif kind == COLOUR:
+        s.colour = colour
+
+
+cdef void start(UnoState* s, int flags) noexcept nogil:
+    """Flip the first card (a Wild Draw Four goes back into the pile, which is shuffled, and
+    another is flipped) and apply it as if the dealer had played it."""
+    cdef int top
+    while True:
+        s.n_draw -= 1
+        top = s.draw[s.n_draw]
+        if top != WILD_DRAW_FOUR:
+            break
+        s.n_draw += 1
+        shuffle(s.draw, s.n_draw, &s.rng)
+    s.discard[s.n_discard] = top
+    s.n_discard += 1
+    s.colour = colour_of(top)               # -1 for a Wild: the first player chooses
+    s.direction = 1
+    card_effect(s, flags, s.dealer, top)
+
+
+cdef int points_of(int kind) noexcept nogil:
+    if kind >= WILD:
+        return 50
+    if face_of(kind) >= SKIP:
+        return 20
+    return face_of(kind)
+
+
+cdef int hand_points(const UnoState* s, int seat) noexcept nogil:
+    cdef int kind, total = 0
+    for kind in range(KINDS):
+        total += s.hands[seat][kind] * points_of(kind)
+    return total
+
+
+cdef int playout(UnoState* s, int flags, uint64_t* rng, int max_steps,
+                 bint eager) noexcept nogil:
+    """Play random legal actions (any player's) until the round ends or max_steps actions;
+    the number of actions taken. Uniform over every legal action, or (eager) over those
+    that are not DRAW or KEEP when there are any: a player draws only when they cannot play
+    and plays a playable card they drew, as RLCard's UNO requires."""
+    cdef int buffer[MAX_ACTIONS]
+    cdef int n, m, i, steps = 0
+    while s.over == PLAYING and steps < max_steps:
+        n = legal(s, flags, buffer)
+        if eager:
+            m = 0
+            for i in range(n):
+                if (buffer[i] & 7) != DRAW and (buffer[i] & 7) != KEEP:
+                    buffer[m] = buffer[i]
+                    m += 1
+            if m > 0:
+                n = m
+        apply(s, flags, buffer[below(rng, n)])
+        steps += 1
+    return steps
+
+
+# --- the Python-facing object ---------------------------------------------------------------
+
+cdef class UnoCore:
+    """One round's state and its undo stack (see the module docstring).
+
+    Build one with ``UnoCore.seeded`` (a shuffled deck) or ``UnoCore.arranged`` (a given
+    deal); the Python layer validates its arguments, and these check them again so that no
+    input can crash the core.
+    """
+
+    cdef UnoState s
+    cdef UnoState* stack
+    cdef int32_t* actions
+    cdef Py_ssize_t depth, capacity
+    cdef readonly int flags
+
+    def __cinit__(self, int flags):
+        self.flags = flags
+        self.capacity = 64
+        self.stack = <UnoState*>malloc(self.capacity * sizeof(UnoState))
+        self.actions = <int32_t*>malloc(self.capacity * sizeof(int32_t))
+        if self.stack == NULL or self.actions == NULL:
+            raise MemoryError()
+        self.depth = 0
+        memset(&self.s, 0, sizeof(UnoState))    # padding too: equal states, equal bytes
+
+    def __dealloc__(self):
+        free(self.stack)
+        free(self.actions)
+
+    cdef void reset(self, int players, int dealer, uint64_t seed):
+        self.s.rng = seed
+        self.s.players = players
+        self.s.dealer = dealer
+        self.s.current = -1
+        self.s.direction = 1
+        self.s.drawn = -1
+        self.s.uno_seat = -1
+        self.s.jump_seat = -1
+        self.s.winner = -1
+
+    @staticmethod
+    def seeded(int flags, int players, int dealer, uint64_t seed):
+        """A round from a shuffled deck: 7 cards each, dealt one at a time from the dealer's
+        left, the rest the draw pile; then the first card."""
+        cdef UnoCore core = UnoCore(flags)
+        cdef int i, seat
+        if not 2 <= players <= MAX_PLAYERS or not 0 <= dealer < players:
+            raise ValueError("2..10 players and a dealer among them")
+        core.reset(players, dealer, seed)
+        fill_deck(core.s.draw)
+        core.s.n_draw = DECK_SIZE
+        shuffle(core.s.draw, DECK_SIZE, &core.s.rng)
+        for i in range(HAND_SIZE * players):
+            seat = (dealer + 1 + i) % players
+            draw_one(&core.s, 0, seat)
+        start(&core.s, flags)
+        return core
+
+    @staticmethod
+    def arranged(int flags, int dealer, uint64_t seed, hands, draw_pile, discard_pile):
+        """A round from a given deal: hands (a sequence of kind sequences), the draw pile
+        (kinds, the next card to draw first) and the discard pile (bottom first). Together
+        they must be the 108 cards, and the draw pile must hold a card other than a Wild Draw
+        Four to flip. The first card is flipped from the draw pile as in a seeded round."""
+        cdef UnoCore core = UnoCore(flags)
+        cdef int players = len(hands), seat, kind, i, n
+        cdef int counts[KINDS]
+        cdef uint8_t deck[DECK_SIZE]
+        if not 2 <= players <= MAX_PLAYERS or not 0 <= dealer < players:
+            raise ValueError("2..10 players and a dealer among them")
+        core.reset(players, dealer, seed)
+        memset(counts, 0, sizeof(counts))
+        for seat in range(players):
+            for kind in hands[seat]:
+                if not 0 <= kind < KINDS:
+                    raise ValueError(f"no card kind {kind}")
+                core.s.hands[seat][kind] += 1
+                core.s.sizes[seat] += 1
+                counts[kind] += 1
+        n = len(draw_pile)
+        for i in range(n):
+            kind = draw_pile[n - 1 - i]
+            if not 0 <= kind < KINDS:
+                raise ValueError(f"no card kind {kind}")
+            core.s.draw[i] = kind
+            counts[kind] += 1
+        core.s.n_draw = n
+        for i, kind in enumerate(discard_pile):
+            if not 0 <= kind < KINDS:
+                raise ValueError(f"no card kind {kind}")
+            core.s.discard[i] = kind
+            counts[kind] += 1
+        core.s.n_discard = len(discard_pile)
+        fill_deck(deck)
+        for i in range(DECK_SIZE):
+            counts[deck[i]] -= 1
+        for kind in range(KINDS):
+            if counts[kind] != 0:
+                raise ValueError("the deal is not the 108 cards of the deck")
+        for i in range(core.s.n_draw):
+            if core.s.draw[i] != WILD_DRAW_FOUR:
+                break
+        else:
+            raise ValueError("the draw pile needs a card other than a Wild Draw Four to flip")
+        start(&core.s, flags)
+        return core
+
+    def copy(self):
+        """An independent copy, undo stack included."""
+        cdef UnoCore other = UnoCore(self.flags)
+        other.s = self.s
+        if other.capacity < self.capacity:
+            grow(other, self.capacity)
+        memcpy(other.stack, self.stack, self.depth * sizeof(UnoState))
+        memcpy(other.actions, self.actions, self.depth * sizeof(int32_t))
+        other.depth = self.depth
+        return other
+
+    # --- acting ---------------------------------------------------------------------------
+
+    cpdef int check(self, int action):
+        """0 if action is legal now, 1 (WRONG_JUMP_IN_) for a punished out-of-turn play,
+        else the reason it is not legal (2 and up)."""
+        return check(&self.s, self.flags, action)
+
+    cpdef void push(self, int action):
+        """Apply action, unchecked (the fast path); undo takes it back."""
+        if self.depth == self.capacity:
+            grow(self, 2 * self.capacity)
+        self.stack[self.depth] = self.s
+        self.actions[self.depth] = action
+        self.depth += 1
+        apply(&self.s, self.flags, action)
+
+    def undo(self):
+        """Take back the last action; returns its code. IndexError when there is none."""
+        if self.depth == 0:
+            raise IndexError("no action to undo")
+        self.depth -= 1
+        self.s = self.stack[self.depth]
+        return self.actions[self.depth]
+
+    cpdef list legal_codes(self):
+        """Every legal action's code now (see ``legal`` for the order)."""
+        cdef int buffer[MAX_ACTIONS]
+        cdef int n = legal(&self.s, self.flags, buffer)
+        return [buffer[i] for i in range(n)]
+
+    def playout(self, uint64_t seed, int max_steps=1_000_000, bint eager=False):
+        """Play random legal actions (see ``playout``) from here to the end of the round on a
+        copy of the state (this core is unchanged): (winner or -1, blocked, actions taken,
+        each hand's points at the end)."""
+        cdef UnoState state = self.s
+        cdef uint64_t rng = seed
+        cdef int steps
+        if max_steps < 0:
+            raise ValueError("max_steps must not be negative")
+        with nogil:
+            steps = playout(&state, self.flags, &rng, max_steps, eager)
+        return (state.winner, state.over == BLOCKED, steps,
+                [hand_points(&state, seat) for seat in range(state.players)])
+
+    # --- reading the state ----------------------------------------------------------------
+
+    def action_codes(self):
+        """The code of every action so far, oldest first."""
+        return [self.actions[i] for i in range(self.depth)]
+
+    @property
+    def players(self):
+        return self.s.players
+
+    @property
+    def dealer(self):
+        return self.s.dealer
+
+    @property
+    def current(self):
+        return self.s.current
+
+    @property
+    def direction(self):
+        return self.s.direction
+
+    @property
+    def colour(self):
+        return self.s.colour
+
+    @property
+    def top(self):
+        return self.s.discard[self.s.n_discard - 1]
+
+    @property
+    def pending(self):
+        return self.s.pending
+
+    @property
+    def pending_face(self):
+        return self.s.pending_face
+
+    @property
+    def drawn(self):
+        return self.s.drawn
+
+    @property
+    def uno_seat(self):
+        return self.s.uno_seat
+
+    @property
+    def jump_seat(self):
+        return self.s.jump_seat
+
+    @property
+    def winner(self):
+        return self.s.winner
+
+    @property
+    def over(self):
+        return self.s.over
+
+    @property
+    def ply(self):
+        return self.s.ply
+
+    @property
+    def draw_size(self):
+        return self.s.n_draw
+
+    @property
+    def sizes(self):
+        return [self.s.sizes[seat] for seat in range(self.s.players)]
+
+    def hand_counts(self, int seat):
+        """The count of each of the 54 kinds in seat's hand, as bytes."""
+        if not 0 <= seat < self.s.players:
+            raise IndexError("no such seat")
+        return (<char*>self.s.hands[seat])[:KINDS]
+
+    def draw_pile(self):
+        """The draw pile's kinds, the next card to draw first, as bytes."""
+        return bytes((<char*>self.s.draw)[:self.s.n_draw])[::-1]
+
+    def discard_pile(self):
+        """The discard pile's kinds, bottom first (the top card last), as bytes."""
+        return (<char*>self.s.discard)[:self.s.n_discard]
+
+    def hand_points(self, int seat):
+        """The golf value of seat's hand."""
+        if not 0 <= seat < self.s.players:
+            raise IndexError("no such seat")
+        return hand_points(&self.s, seat)
+
+    def state_bytes(self):
+        """The state struct as bytes: equal bytes, equal states (for tests of undo)."""
+        return (<char*>&self.s)[:sizeof(UnoState)]
+
+
+cdef int grow(UnoCore core, Py_ssize_t capacity) except -1:
+    cdef UnoState* stack = <UnoState*>realloc(core.stack, capacity * sizeof(UnoState))
+    if stack == NULL:
+        raise MemoryError()
+    core.stack = stack
+    cdef int32_t* actions = <int32_t*>realloc(core.actions, capacity * sizeof(int32_t))
+    if actions == NULL:
+        raise MemoryError()
+    core.actions = actions
+    core.capacity = capacity
+    return 0
+
+
+def card_points(int kind):
+    """The golf value of one card kind: a number its face, Skip/Reverse/Draw Two 20, wilds
+    50."""
+    if not 0 <= kind < KINDS:
+        raise ValueError(f"no card kind {kind}")
+    return points_of(kind)
+
+
+def shuffled_kinds(kinds, uint64_t seed):
+    """The card kinds in kinds, shuffled by the seeded generator (the same on every machine)."""
+    cdef uint8_t buffer[DECK_SIZE]
+    cdef int n = len(kinds), i
+    cdef uint64_t rng = seed
+    if n > DECK_SIZE:
+        raise ValueError("more cards than the deck holds")
+    for i in range(n):
+        if not 0 <= kinds[i] < KINDS:
+            raise ValueError(f"no card kind {kinds[i]}")
+        buffer[i] = kinds[i]
+    shuffle(buffer, n, &rng)
+    return [buffer[i] for i in range(n)]

@@ -1,0 +1,71 @@
+"""UNO with the Lombardy house rules (RULES.md section 6): a fast, seeded game engine.
+
+The round is stepped in the native core (``ddz._core.uno``); this package holds the cards
+and their notation (``cards``), the rule switches (``rules``), actions (``actions``), one
+round (``game``), a scored match (``match``), agents (``agents``), simulations
+(``simulate``) and the command line (``cli``). docs/uno.md is the manual.
+
+>>> from ddz import uno
+>>> game = uno.Game(players=2, seed=1, rules=uno.LOMBARDY)
+>>> game.players, len(game.draw_pile) + len(game.discard_pile) + sum(map(len, game.hands))
+(2, 108)
+"""
+
+from ddz.uno.actions import ACTION_KINDS, Action, ActionKind
+from ddz.uno.agents import (
+    AGENTS,
+    Agent,
+    GreedyAgent,
+    RandomAgent,
+    make_agent,
+    play_round,
+    play_turn,
+)
+from ddz.uno.cards import CARDS, COLOURS, DECK, FACES, Card, parse_cards, points
+from ddz.uno.game import (
+    MAX_PLAYERS,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    Deal,
+    Game,
+    Observation,
+    PlayoutResult,
+)
+from ddz.uno.match import Match, RoundResult
+from ddz.uno.rules import LOMBARDY, PRESETS, STANDARD, Rules
+from ddz.uno.simulate import AgentStats, simulate
+
+__all__ = [
+    "ACTION_KINDS",
+    "AGENTS",
+    "CARDS",
+    "COLOURS",
+    "DECK",
+    "FACES",
+    "LOMBARDY",
+    "MAX_PLAYERS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "PRESETS",
+    "STANDARD",
+    "Action",
+    "ActionKind",
+    "Agent",
+    "AgentStats",
+    "Card",
+    "Deal",
+    "Game",
+    "GreedyAgent",
+    "Match",
+    "Observation",
+    "PlayoutResult",
+    "RandomAgent",
+    "RoundResult",
+    "Rules",
+    "make_agent",
+    "parse_cards",
+    "play_round",
+    "play_turn",
+    "points",
+    "simulate",
+]

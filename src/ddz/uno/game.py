@@ -1,0 +1,665 @@
+"""One round of UNO: the deal, the first card, every turn and house rule; undo, copy, records.
+
+The state lives in the native core (``ddz._core.uno``); this module converts and explains.
+
+>>> from ddz import uno
+>>> game = uno.Game(players=3, seed=14)
+>>> game.current_player, str(game.top), game.colour, [len(h) for h in game.hands]
+(0, 'R6', 'red', [7, 7, 7])
+>>> [str(a) for a in game.legal_actions()]
+['0: play R4', '0: play B6', '0: draw']
+>>> game.step("play B6")
+Action.parse('0: play B6')
+>>> game.current_player, game.colour
+(1, 'blue')
+>>> game.step("play R9")
+Traceback (most recent call last):
+...
+ddz.errors.IllegalMoveError: player 1 does not hold R9
+>>> str(game.undo()), game.current_player
+('0: play B6', 0)
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import json
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from ddz._core import uno as _core
+from ddz.errors import IllegalMoveError
+from ddz.uno.actions import BY_CODE, Action
+from ddz.uno.cards import CARDS, COLOURS, DECK, Card, parse_cards
+from ddz.uno.rules import LOMBARDY, Rules
+
+__all__ = [
+    "MAX_PLAYERS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "Deal",
+    "Game",
+    "Observation",
+    "PlayoutResult",
+]
+
+MAX_PLAYERS = 10
+_WRONG_JUMP_IN = _core.WRONG_JUMP_IN_
+_ACTION_OF_CODE = BY_CODE.__getitem__
+CardsLike = str | Iterable[Card | str]
+
+
+@dataclasses.dataclass(frozen=True)
+class Deal:
+    """A fixed deal, for tests and puzzles: ``Game(deal=Deal(...))``.
+
+    ``hands``: each player's cards. ``draw_pile``: the cards to draw, the next one first; the
+    first of them is flipped as the starting card (first-card rules apply, a Wild Draw Four is
+    shuffled back). ``discard_pile``: cards under the starting card, bottom first. The cards
+    named nowhere go, shuffled with the game's seed, under the draw pile (``rest="draw"``) or
+    at the bottom of the discard pile (``rest="discard"``, to test a reshuffle soon).
+
+    >>> deal = Deal(hands=["R7 R7", "G2"], draw_pile="B5", rest="discard")
+    >>> [str(c) for c in deal.hands[0]], deal.draw_pile
+    (['R7', 'R7'], (Card('B5'),))
+    """
+
+    hands: tuple[tuple[Card, ...], ...]
+    draw_pile: tuple[Card, ...] = ()
+    discard_pile: tuple[Card, ...] = ()
+    rest: Literal["draw", "discard"] = "draw"
+
+    def __init__(
+        self,
+        hands: Sequence[CardsLike],
+        draw_pile: CardsLike = (),
+        discard_pile: CardsLike = (),
+        rest: Literal["draw", "discard"] = "draw",
+    ) -> None:
+        object.__setattr__(self, "hands", tuple(tuple(parse_cards(h)) for h in hands))
+        object.__setattr__(self, "draw_pile", tuple(parse_cards(draw_pile)))
+        object.__setattr__(self, "discard_pile", tuple(parse_cards(discard_pile)))
+        object.__setattr__(self, "rest", rest)
+        if rest not in ("draw", "discard"):
+            raise ValueError(f"rest is 'draw' or 'discard', not {rest!r}")
+        if not 2 <= len(self.hands) <= MAX_PLAYERS:
+            raise ValueError(f"a deal has 2..{MAX_PLAYERS} hands, not {len(self.hands)}")
+        if any(not hand for hand in self.hands):
+            raise ValueError("every hand of a deal holds a card")
+        named = collections.Counter(
+            card for part in (*self.hands, self.draw_pile, self.discard_pile) for card in part
+        )
+        in_deck = collections.Counter(DECK)
+        for card, count in named.items():
+            if count > in_deck[card]:
+                raise ValueError(f"the deal holds {count} {card}, the deck {in_deck[card]}")
+
+    def arrange(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
+        """The complete arrangement as card kinds: hands, draw pile (next first), discard
+        pile (bottom first), the unnamed cards placed as ``rest`` says."""
+        remaining = collections.Counter(DECK)
+        for part in (*self.hands, self.draw_pile, self.discard_pile):
+            remaining.subtract(part)
+        unnamed = [card.kind for card, count in sorted(remaining.items()) for _ in range(count)]
+        rest = _core.shuffled_kinds(unnamed, seed)
+        hands = [[card.kind for card in hand] for hand in self.hands]
+        draw = [card.kind for card in self.draw_pile]
+        discard = [card.kind for card in self.discard_pile]
+        if self.rest == "draw":
+            draw += rest
+        else:
+            discard = rest + discard
+        return hands, draw, discard
+
+
+class PlayoutResult(NamedTuple):
+    """How a random playout ended: who went out (None when blocked), whether the round was
+    blocked, the actions taken and each hand's points at the end."""
+
+    winner: int | None
+    blocked: bool
+    steps: int
+    points: tuple[int, ...]
+
+
+OBSERVATION_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("hand", 54),  # my cards: a count per card kind (13 * colour + face; 52 W, 53 W+4)
+    ("top", 54),  # the top card's kind, one-hot
+    ("colour", 4),  # the colour to match, one-hot (zero while a starting colour is chosen)
+    ("discard", 54),  # the discard pile: a count per kind
+    ("hand_sizes", 10),  # cards per player: me, the next seat, ... (zero beyond the players)
+    ("seats", 10),  # 1 for each seat in the game, in the same relative order
+    ("current", 10),  # whose turn, one-hot, relative
+    ("direction", 1),  # +1 seat order, -1 reversed
+    ("pending", 1),  # stacking: the cards the player to act owes
+    ("pending_kind", 2),  # one-hot: Draw Two stack, Wild Draw Four stack
+    ("drawn", 54),  # the playable card I just drew and may play (zero for everyone else)
+    ("deciding", 1),  # the player to act is deciding whether to play a drawn card
+    ("uno", 10),  # one-hot, relative: the player on one card who has not called UNO
+    ("jump_in", 1),  # the top card may be jumped on
+    ("draw_pile", 1),  # cards left in the draw pile
+)
+"""The fields of ``Observation.encode()``, in order, with their widths. Seats are relative
+to the observing player: index 0 is that player, 1 the next seat in seat order, and so on."""
+
+OBSERVATION_SIZE = sum(width for _, width in OBSERVATION_LAYOUT)
+
+
+@dataclasses.dataclass(frozen=True)
+class Observation:
+    """What one player may know: never another player's cards or the draw pile's order.
+
+    :meth:`encode` turns it into a fixed-size int8 vector (``OBSERVATION_LAYOUT``).
+    """
+
+    player: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    top: Card
+    colour: str | None
+    direction: int
+    current_player: int | None
+    pending: int
+    pending_card: Card | None
+    drawn: Card | None
+    deciding: bool
+    uno_player: int | None
+    jump_in_open: bool
+    discard_pile: tuple[Card, ...]
+    draw_pile_size: int
+    winner: int | None
+    is_over: bool
+
+    @property
+    def players(self) -> int:
+        return len(self.hand_sizes)
+
+    def encode(self) -> npt.NDArray[np.int8]:
+        """A fixed-size int8 vector laid out as ``OBSERVATION_LAYOUT`` (``OBSERVATION_SIZE``
+        entries).
+
+        >>> from ddz import uno
+        >>> vector = uno.Game(players=4, seed=3).observation(0).encode()
+        >>> vector.shape, vector.dtype, int(vector[:54].sum())
+        ((267,), dtype('int8'), 7)
+        """
+        seats = self.players
+        vector = np.zeros(OBSERVATION_SIZE, dtype=np.int8)
+        offset = 0
+
+        def put(width: int, values: dict[int, int]) -> None:
+            nonlocal offset
+            for index, value in values.items():
+                vector[offset + index] = value
+            offset += width
+
+        def relative(seat: int | None) -> dict[int, int]:
+            return {} if seat is None else {(seat - self.player) % seats: 1}
+
+        put(54, collections.Counter(card.kind for card in self.hand))
+        put(54, {self.top.kind: 1})
+        put(4, {} if self.colour is None else {COLOURS.index(self.colour): 1})
+        put(54, collections.Counter(card.kind for card in self.discard_pile))
+        put(10, {i: self.hand_sizes[(self.player + i) % seats] for i in range(seats)})
+        put(10, dict.fromkeys(range(seats), 1))
+        put(10, relative(self.current_player))
+        put(1, {0: self.direction})
+        put(1, {0: self.pending})
+        pending_kind = {} if self.pending_card is None else {int(self.pending_card.is_wild): 1}
+        put(2, pending_kind)
+        put(54, {} if self.drawn is None else {self.drawn.kind: 1})
+        put(1, {0: int(self.deciding)})
+        put(10, relative(self.uno_player))
+        put(1, {0: int(self.jump_in_open)})
+        put(1, {0: self.draw_pile_size})
+        return vector
+
+
+_MESSAGES = {
+    2: "the round is over",
+    3: "{action} is not a well-formed action",
+    4: "there is no player {player} in a {players}-player game",
+    5: "player {player} does not hold {card}",
+    6: "it is player {current}'s turn, not player {player}'s",
+    7: "the first card is a Wild: player {current} chooses the colour first (colour red, ...)",
+    8: "player {player} just drew {drawn}: play it or keep it",
+    9: "player {player} faces +{pending}: stack a {pending_card} or draw",
+    10: "no going out on a Wild Draw Four: it cannot be the last card",
+    11: "{card} matches neither the colour ({colour}) nor the face of {top}",
+    12: "player {player} already drew: play the drawn card or keep it",
+    13: "nothing is left to draw: player {player} must play a card",
+    14: "keep follows the draw of a playable card",
+    15: "UNO calls and catches are off in these rules",
+    16: "player {player} has no UNO to call (a player left with one card calls it)",
+    17: "player {target} cannot be caught: only a player on one card who has not called UNO",
+    18: "the colour is chosen only when the first card is a Wild",
+}
+
+
+class Game:
+    """One round of UNO under ``rules`` (RULES.md section 6; docs/uno.md).
+
+    ``Game(players, seed=..., rules=...)`` shuffles with a seeded generator that gives the
+    same round on every machine; ``deal=Deal(...)`` fixes the cards instead. ``dealer``
+    defaults to the last seat, so seat 0 (the dealer's left) plays first.
+
+    Actions are :class:`Action` objects or their text. :meth:`legal_actions` lists what every
+    player may do now, out-of-turn jump-ins, UNO calls and catches included. :meth:`step`
+    checks an action and raises :class:`ddz.IllegalMoveError` (leaving the game unchanged);
+    :meth:`push` does not check. :meth:`resolve` settles actions several players take at the
+    same moment.
+    """
+
+    def __init__(
+        self,
+        players: int | None = None,
+        *,
+        seed: int | None = None,
+        rules: Rules = LOMBARDY,
+        dealer: int | None = None,
+        deal: Deal | None = None,
+    ) -> None:
+        if players is None:
+            players = len(deal.hands) if deal is not None else 4
+        if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+            raise ValueError(f"UNO is for 2..{MAX_PLAYERS} players, not {players!r}")
+        if deal is not None and len(deal.hands) != players:
+            raise ValueError(f"the deal has {len(deal.hands)} hands for {players} players")
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        if not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+            raise ValueError(f"a seed is an integer in 0 .. 2**64 - 1, not {seed!r}")
+        if dealer is None:
+            dealer = players - 1
+        if dealer not in range(players):
+            raise ValueError(f"the dealer is a seat 0..{players - 1}, not {dealer!r}")
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules are a ddz.uno.Rules, not {rules!r}")
+        self.rules = rules
+        self.seed = seed
+        self.dealer = dealer
+        self.deal = deal
+        self._arrangement: tuple[list[list[int]], list[int], list[int]] | None = None
+        if deal is None:
+            self._core = _core.UnoCore.seeded(rules.core_flags, players, dealer, seed)
+        else:
+            self._arrangement = deal.arrange(seed)
+            hands, draw, discard = self._arrangement
+            self._core = _core.UnoCore.arranged(
+                rules.core_flags, dealer, seed, hands, draw, discard
+            )
+
+    # --- state ---------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return int(self._core.players)
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Every player's cards, each hand in card-kind order."""
+        return tuple(self.hand(seat) for seat in range(self.players))
+
+    def hand(self, player: int) -> tuple[Card, ...]:
+        """One player's cards, in card-kind order."""
+        counts = self._core.hand_counts(player)
+        return tuple(CARDS[kind] for kind, count in enumerate(counts) for _ in range(count))
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(self._core.sizes)
+
+    @property
+    def draw_pile(self) -> tuple[Card, ...]:
+        """The draw pile in order: ``draw_pile[0]`` is the next card drawn."""
+        return tuple(CARDS[kind] for kind in self._core.draw_pile())
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom first: ``discard_pile[-1]`` is the top card."""
+        return tuple(CARDS[kind] for kind in self._core.discard_pile())
+
+    @property
+    def top(self) -> Card:
+        """The top card of the discard pile."""
+        return CARDS[self._core.top]
+
+    @property
+    def colour(self) -> str | None:
+        """The colour to match (a wild's chosen colour); None while the first player chooses
+        the colour of a starting Wild."""
+        colour = self._core.colour
+        return None if colour < 0 else COLOURS[colour]
+
+    @property
+    def direction(self) -> int:
+        """+1: seat order (0, 1, 2, ..., to the dealer's left); -1 once reversed."""
+        return int(self._core.direction)
+
+    @property
+    def current_player(self) -> int | None:
+        """The player whose turn it is; None once the round is over."""
+        seat = self._core.current
+        return None if seat < 0 else int(seat)
+
+    @property
+    def pending(self) -> int:
+        """Stacking: the cards the player to act must draw unless they stack (0 if none)."""
+        return int(self._core.pending)
+
+    @property
+    def pending_card(self) -> Card | None:
+        """Stacking: the card that stacks on the pending penalty (a Draw Two, of any colour,
+        shown as red's; or the Wild Draw Four); None without a penalty."""
+        if not self._core.pending:
+            return None
+        return CARDS[53] if self._core.pending_face == 14 else CARDS[12]
+
+    @property
+    def drawn(self) -> Card | None:
+        """The playable card the player to act just drew (play it or keep it), else None."""
+        kind = self._core.drawn
+        return None if kind < 0 else CARDS[kind]
+
+    @property
+    def uno_player(self) -> int | None:
+        """The player on one card who has not called UNO and may still be caught, else None."""
+        seat = self._core.uno_seat
+        return None if seat < 0 else int(seat)
+
+    @property
+    def jump_in_player(self) -> int | None:
+        """Who played the top card, while others may still jump in on it; else None."""
+        seat = self._core.jump_seat
+        return None if seat < 0 else int(seat)
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._core.over)
+
+    @property
+    def is_blocked(self) -> bool:
+        """The round ended because a player had to draw and no card was left (reshuffle off,
+        or every card in the hands): nobody went out."""
+        return bool(self._core.over == 2)
+
+    @property
+    def winner(self) -> int | None:
+        """The player who went out; None while playing and for a blocked round."""
+        seat = self._core.winner
+        return None if seat < 0 else int(seat)
+
+    @property
+    def ply(self) -> int:
+        """Actions taken so far."""
+        return int(self._core.ply)
+
+    @property
+    def history(self) -> list[Action]:
+        """Every action so far, oldest first."""
+        return [Action.from_code(code) for code in self._core.action_codes()]
+
+    def points(self) -> list[int]:
+        """Each player's golf points for this round as it stands: the value of their hand
+        (the player who went out holds nothing and scores 0)."""
+        return [int(self._core.hand_points(seat)) for seat in range(self.players)]
+
+    # --- actions -------------------------------------------------------------------------
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Every legal action now, of every player (or of ``player``): the turn actions of
+        the player to act first, then the UNO call, the catches and the jump-ins. A wrong
+        jump-in is not listed (see :meth:`is_wrong_jump_in`). ``[]`` once the round is over.
+        """
+        actions = list(map(_ACTION_OF_CODE, self._core.legal_codes()))
+        if player is None:
+            return actions
+        return [action for action in actions if action.player == player]
+
+    def legal_codes(self) -> list[int]:
+        """The core codes of :meth:`legal_actions`, for fast loops with :meth:`push`."""
+        return self._core.legal_codes()
+
+    def parse_action(self, action: Action | str) -> Action:
+        """An action from text; without an ``N:`` prefix the player is the one the action
+        belongs to most naturally: the player on one card for ``uno``, the player to act for
+        the rest (for ``catch N`` when N is the player to act: the next player)."""
+        if isinstance(action, Action):
+            return action
+        if not isinstance(action, str):
+            raise IllegalMoveError(f"an action is an Action or text, not {action!r}")
+        default = self.current_player if self.current_player is not None else 0
+        words = action.lower().split()
+        if words[:1] == ["uno"] and self.uno_player is not None:
+            default = self.uno_player
+        elif words[:1] == ["catch"] and len(words) == 2 and words[1] == str(default):
+            default = (default + self.direction) % self.players
+        try:
+            return Action.parse(action, default_player=default)
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+
+    def why_illegal(self, action: Action | str) -> str | None:
+        """None if the action is legal now (a wrong jump-in counts as legal: the rules punish
+        it rather than forbid it), else why not."""
+        parsed = self.parse_action(action)
+        reason = self._core.check(parsed.code)
+        if reason in (0, _WRONG_JUMP_IN):
+            return None
+        return self._explain(parsed, reason)
+
+    def is_wrong_jump_in(self, action: Action | str) -> bool:
+        """Is this an out-of-turn play the house rules punish: a card the player holds that is
+        not the exact twin of the card just played (or comes too late)? It costs two cards."""
+        return bool(self._core.check(self.parse_action(action).code) == _WRONG_JUMP_IN)
+
+    def step(self, action: Action | str) -> Action:
+        """Take an action, checked: IllegalMoveError (with the reason) leaves the game as it
+        was. A wrong jump-in is taken: its player draws two. Returns the action."""
+        parsed = self.parse_action(action)
+        reason = self._core.check(parsed.code)
+        if reason not in (0, _WRONG_JUMP_IN):
+            raise IllegalMoveError(self._explain(parsed, reason))
+        self._core.push(parsed.code)
+        return parsed
+
+    def push(self, action: Action | int) -> None:
+        """Take an action (or its code) without checking it: the fast path for simulation,
+        for actions from :meth:`legal_actions`. An illegal action leaves the game in a state
+        no rule allows; use :meth:`step` to check."""
+        self._core.push(action if action.__class__ is int else action.code)  # type: ignore[union-attr]
+
+    def undo(self) -> Action:
+        """Take back the last action, restoring the state exactly; returns it. IndexError
+        when there is nothing to undo."""
+        return Action.from_code(self._core.undo())
+
+    def resolve(self, intents: Iterable[Action | str]) -> list[Action]:
+        """Settle actions several players take at the same moment; returns those taken.
+
+        At most one action per player. Each must be legal (or a wrong jump-in) now, else
+        IllegalMoveError and nothing changes. Order (docs/uno.md): the UNO call of the player
+        on one card comes first (a call and a catch at once: the call wins); then catches,
+        nearest to the player to act in turn order first (only the first one counts); then
+        out-of-turn plays, nearest first: a jump-in ends the resolution, since play moves to
+        the jumper, and a wrong jump-in costs two cards and lets the next one be tried; last,
+        the player to act's own action, if it is still legal.
+        """
+        parsed = [self.parse_action(intent) for intent in intents]
+        players = [action.player for action in parsed]
+        if len(set(players)) != len(players):
+            raise IllegalMoveError("resolve takes at most one action per player")
+        for action in parsed:
+            reason = self._core.check(action.code)
+            if reason not in (0, _WRONG_JUMP_IN):
+                raise IllegalMoveError(self._explain(action, reason))
+        current = self.current_player
+        if current is None:
+            return []
+        direction, seats = self.direction, self.players
+
+        def distance(action: Action) -> int:
+            return ((action.player - current) * direction) % seats
+
+        calls = [a for a in parsed if a.kind == "uno"]
+        catches = sorted((a for a in parsed if a.kind == "catch"), key=distance)
+        jumps = sorted(
+            (a for a in parsed if a.kind == "play" and a.player != current), key=distance
+        )
+        turn = [a for a in parsed if a.player == current and a.kind not in ("uno", "catch")]
+        taken: list[Action] = []
+        for action in (*calls, *catches):
+            if self._core.check(action.code) == 0:
+                self._core.push(action.code)
+                taken.append(action)
+        for action in jumps:
+            reason = self._core.check(action.code)
+            if reason in (0, _WRONG_JUMP_IN):
+                self._core.push(action.code)
+                taken.append(action)
+                if reason == 0:
+                    return taken
+        for action in turn:
+            if self._core.check(action.code) == 0:
+                self._core.push(action.code)
+                taken.append(action)
+        return taken
+
+    def copy(self) -> Game:
+        """An independent copy, history and undo included."""
+        other = object.__new__(Game)
+        other.rules = self.rules
+        other.seed = self.seed
+        other.dealer = self.dealer
+        other.deal = self.deal
+        other._arrangement = self._arrangement
+        other._core = self._core.copy()
+        return other
+
+    def playout(
+        self, seed: int, *, eager: bool = False, max_steps: int = 1_000_000
+    ) -> PlayoutResult:
+        """Play random legal actions to the end of the round in the core, on a copy (this
+        game is unchanged): uniform over every listed action, or (``eager``) never drawing
+        or keeping while any other action is legal. For fast rollouts and benchmarks."""
+        winner, blocked, steps, points = self._core.playout(seed, max_steps, eager)
+        return PlayoutResult(
+            None if winner < 0 else int(winner), bool(blocked), int(steps), tuple(points)
+        )
+
+    # --- views ---------------------------------------------------------------------------
+
+    def observation(self, player: int) -> Observation:
+        """What ``player`` may know now: their cards, everyone's card counts, the discard
+        pile, whose turn, the penalty, UNO and jump-in windows; never another player's cards
+        or the order of the draw pile."""
+        if player not in range(self.players):
+            raise ValueError(f"player must be a seat 0..{self.players - 1}")
+        core = self._core
+        drawn = self.drawn
+        return Observation(
+            player=player,
+            hand=self.hand(player),
+            hand_sizes=tuple(core.sizes),
+            top=CARDS[core.top],
+            colour=self.colour,
+            direction=int(core.direction),
+            current_player=self.current_player,
+            pending=int(core.pending),
+            pending_card=self.pending_card,
+            drawn=drawn if player == self.current_player else None,
+            deciding=drawn is not None,
+            uno_player=self.uno_player,
+            jump_in_open=core.jump_seat >= 0,
+            discard_pile=self.discard_pile,
+            draw_pile_size=int(core.draw_size),
+            winner=self.winner,
+            is_over=self.is_over,
+        )
+
+    def state_bytes(self) -> bytes:
+        """The core state as bytes: two games with equal bytes are in the same state."""
+        return bytes(self._core.state_bytes())
+
+    def __repr__(self) -> str:
+        if self.is_over:
+            end = "blocked" if self.is_blocked else f"won by {self.winner}"
+            return f"<uno.Game over ({end}), ply {self.ply}>"
+        return (
+            f"<uno.Game {self.players} players, ply {self.ply}, top {self.top} "
+            f"({self.colour}), to act {self.current_player}>"
+        )
+
+    # --- records -------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The round as JSON: players, rules, seed, dealer, the deal when one was given (as
+        the complete arrangement) and every action; :meth:`from_json` replays it exactly."""
+        arrangement: dict[str, Any] | None = None
+        if self._arrangement is not None:
+            hands, draw, discard = self._arrangement
+            arrangement = {
+                "hands": [_text(kinds) for kinds in hands],
+                "draw_pile": _text(draw),
+                "discard_pile": _text(discard),
+            }
+        return json.dumps(
+            {
+                "format": "ddz-uno-game/1",
+                "players": self.players,
+                "rules": self.rules.to_dict(),
+                "seed": self.seed,
+                "dealer": self.dealer,
+                "deal": arrangement,
+                "actions": [str(action) for action in self.history],
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("format") != "ddz-uno-game/1":
+            raise ValueError("not a ddz UNO game record (format ddz-uno-game/1)")
+        deal = None
+        if data["deal"] is not None:
+            deal = Deal(
+                data["deal"]["hands"], data["deal"]["draw_pile"], data["deal"]["discard_pile"]
+            )
+        game = cls(
+            data["players"],
+            seed=data["seed"],
+            rules=Rules.from_dict(data["rules"]),
+            dealer=data["dealer"],
+            deal=deal,
+        )
+        for action in data["actions"]:
+            game.step(action)
+        return game
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _explain(self, action: Action, reason: int) -> str:
+        pending_card = self.pending_card
+        message = _MESSAGES.get(reason, "{action} is not legal now")
+        return message.format(
+            action=action,
+            player=action.player,
+            players=self.players,
+            card=action.card,
+            current=self.current_player,
+            drawn=self.drawn,
+            pending=self.pending,
+            pending_card="Draw Two" if pending_card == CARDS[12] else "Wild Draw Four",
+            colour=self.colour,
+            top=self.top,
+            target=action.target,
+        )
+
+
+def _text(kinds: Sequence[int]) -> str:
+    return " ".join(str(CARDS[kind]) for kind in kinds)

@@ -1,0 +1,102 @@
+"""The UNO house rules as switches, and the two presets.
+
+>>> from ddz.uno import LOMBARDY, STANDARD
+>>> LOMBARDY.stacking, LOMBARDY.jump_in, LOMBARDY.target_score
+(True, True, 300)
+>>> STANDARD.stacking, STANDARD.call_out, STANDARD.reshuffle
+(False, False, True)
+>>> LOMBARDY.replace(jump_in=False).jump_in
+False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from ddz._core import uno as _core
+
+__all__ = ["LOMBARDY", "STANDARD", "Rules"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """Which house rules a game plays (RULES.md section 6; each one in docs/uno.md).
+
+    The defaults are the Lombardy house rules, every switch on.
+    """
+
+    stacking: bool = True
+    """+2 on +2 and +4 on +4 (never mixed); the first player who cannot stack draws the total
+    and loses their turn. Off: the next player draws at once and loses their turn."""
+
+    jump_in: bool = True
+    """A player holding the exact twin of the card just played may play it out of turn; an
+    out-of-turn play that is not one costs two cards. Off: out-of-turn plays are illegal."""
+
+    call_out: bool = True
+    """A player left with one card must call UNO; another player who catches them first makes
+    them draw two. Off: no calls and no catches."""
+
+    no_finish_on_wild_draw_four: bool = True
+    """A player may not play a Wild Draw Four as their last card. Off: they may."""
+
+    reshuffle: bool = True
+    """An empty draw pile is refilled from the discard pile (its top card stays). Off: a
+    player who must draw from an empty pile ends the round, blocked: nobody goes out."""
+
+    target_score: int = 300
+    """A match ends after the round in which someone's total reaches this."""
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if field.name == "target_score":
+                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                    raise ValueError(f"target_score is a positive integer, not {value!r}")
+            elif not isinstance(value, bool):
+                raise ValueError(f"{field.name} is True or False, not {value!r}")
+
+    @property
+    def core_flags(self) -> int:
+        """The switches as the core's bit flags."""
+        return (
+            (_core.FLAG_STACKING if self.stacking else 0)
+            | (_core.FLAG_JUMP_IN if self.jump_in else 0)
+            | (_core.FLAG_CALL_OUT if self.call_out else 0)
+            | (_core.FLAG_NO_FINISH_WD4 if self.no_finish_on_wild_draw_four else 0)
+            | (_core.FLAG_RESHUFFLE if self.reshuffle else 0)
+        )
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some switches changed."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        known = {field.name for field in dataclasses.fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown UNO rule fields: {sorted(unknown)}")
+        return cls(**data)
+
+
+LOMBARDY = Rules()
+"""The Lombardy house rules (seed 002): every switch on, play to 300."""
+
+STANDARD = Rules(
+    stacking=False,
+    jump_in=False,
+    call_out=False,
+    no_finish_on_wild_draw_four=False,
+    reshuffle=True,
+)
+"""The house rules off, as close to RLCard's UNO as RULES.md allows. The reshuffle stays on:
+RLCard (and the official rules) refill an empty draw pile, and turning it off would end
+rounds that RLCard plays on. docs/uno.md lists the remaining differences."""
+
+PRESETS = {"lombardy": LOMBARDY, "standard": STANDARD}
+"""The presets by the names the command line uses."""
