@@ -12,14 +12,8 @@ import pytest
 
 import ddz
 from ddz._core import moves as core
+from ddz.rules import PRESETS
 
-PRESETS = {
-    "classic": ddz.CLASSIC,
-    "douzero": ddz.DOUZERO,
-    "rlcard": ddz.RLCARD,
-    "two-player": ddz.TWO_PLAYER,
-    "uno-landlord": ddz.UNO_LANDLORD,
-}
 ENTRIES = json.loads((Path(__file__).resolve().parent / "data" / "move_counts.json").read_text())
 
 

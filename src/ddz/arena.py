@@ -49,8 +49,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from ddz.agents import AGENTS, Agent, AgentFactory
-from ddz.game import PRESETS, Game
-from ddz.rules import CLASSIC, Rules
+from ddz.game import Game
+from ddz.rules import CLASSIC, PRESETS, Rules
 
 __all__ = ["AgentStats", "ArenaResult", "play_game", "run_arena", "seatings"]
 

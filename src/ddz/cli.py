@@ -33,14 +33,7 @@ import ddz
 from ddz import batch
 from ddz.agents import AGENTS, make_agent
 from ddz.arena import run_arena, seatings
-
-PRESETS = {
-    "classic": ddz.CLASSIC,
-    "douzero": ddz.DOUZERO,
-    "rlcard": ddz.RLCARD,
-    "two-player": ddz.TWO_PLAYER,
-    "uno-landlord": ddz.UNO_LANDLORD,
-}
+from ddz.rules import PRESETS
 
 
 def _moves(args: argparse.Namespace) -> int:

@@ -36,12 +36,11 @@ from ddz._core import game as _core
 from ddz.cards import Cards, CardsLike
 from ddz.errors import IllegalMoveError
 from ddz.moves import PASS, Move, why_illegal
-from ddz.rules import CLASSIC, DOUZERO, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
+from ddz.rules import CLASSIC, PRESETS, Bidding, Rules
 
 __all__ = [
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
-    "PRESETS",
     "Action",
     "ActionRecord",
     "Bid",
@@ -49,14 +48,6 @@ __all__ = [
     "Observation",
 ]
 
-PRESETS = {
-    "classic": CLASSIC,
-    "douzero": DOUZERO,
-    "rlcard": RLCARD,
-    "two-player": TWO_PLAYER,
-    "uno-landlord": UNO_LANDLORD,
-}
-"""The rule presets by the names records and the command line use."""
 
 _BID_KINDS = {0: "pass", _core.BID_: "bid", _core.CALL_: "call", _core.GRAB_: "grab"}
 _TYPE_SHIFT, _RANK_SHIFT, _LENGTH_SHIFT = 51, 56, 60  # layout.pxd: the move-code fields

@@ -243,3 +243,12 @@ TWO_PLAYER = Rules(
 
 UNO_LANDLORD = Rules(hand_size=18, kitty_size=4, action_cards=2)
 """Uno the Landlord: the classic game plus 2 Skip and 2 Reverse cards (RULES.md section 5)."""
+
+PRESETS = {
+    "classic": CLASSIC,
+    "douzero": DOUZERO,
+    "rlcard": RLCARD,
+    "two-player": TWO_PLAYER,
+    "uno-landlord": UNO_LANDLORD,
+}
+"""The presets by the names records and the command line use."""

@@ -19,6 +19,7 @@ from ddz._core.ruleset cimport *
 from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 from ddz._core.moves cimport Move, new_move, rules_of, codes_to_moves, run_to_moves
+from ddz._core.rng cimport below
 
 cdef enum:
     BID = 17            # action type: bid the value in the rank field
@@ -71,26 +72,6 @@ ctypedef struct GameState:
     int void                # all passed: nobody is landlord, payoffs are zero
     int players             # 2 or 3
     int direction           # +1 in seat order, -1 after an odd number of Reverses
-
-
-# --- a seeded generator that gives the same deal on every machine -------------------------
-
-cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
-    cdef uint64_t z
-    state[0] += 0x9E3779B97F4A7C15ULL
-    z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline unsigned below(uint64_t* state, unsigned n) noexcept nogil:
-    """A uniform integer in [0, n): rejection keeps it exactly uniform."""
-    cdef uint64_t limit = (0xFFFFFFFFFFFFFFFFULL // n) * n
-    cdef uint64_t draw = splitmix64(state)
-    while draw >= limit:
-        draw = splitmix64(state)
-    return <unsigned>(draw % n)
 
 
 def shuffled_deal(uint64_t deck, uint64_t seed, int players, int hand_size, int kitty_size):

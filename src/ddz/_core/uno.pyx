@@ -33,6 +33,7 @@ Action code layout (15 bits)::
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
+from ddz._core.rng cimport below, splitmix64
 
 cdef enum:
     MAX_PLAYERS = 10
@@ -118,26 +119,6 @@ ctypedef struct UnoState:
     uint8_t hands[MAX_PLAYERS][KINDS]   # count per kind per hand
     uint8_t draw[DECK_SIZE]             # the draw pile, bottom first
     uint8_t discard[DECK_SIZE]          # the discard pile, bottom first
-
-
-# --- the seeded generator (the same splitmix64 as game.pyx: identical on every machine) ---
-
-cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
-    cdef uint64_t z
-    state[0] += 0x9E3779B97F4A7C15ULL
-    z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline unsigned below(uint64_t* state, unsigned n) noexcept nogil:
-    """A uniform integer in [0, n): rejection keeps it exactly uniform."""
-    cdef uint64_t limit = (0xFFFFFFFFFFFFFFFFULL // n) * n
-    cdef uint64_t draw = splitmix64(state)
-    while draw >= limit:
-        draw = splitmix64(state)
-    return <unsigned>(draw % n)
 
 
 cdef inline void shuffle(uint8_t* cards, int n, uint64_t* rng) noexcept nogil:
