@@ -8,6 +8,7 @@
 ['pass', 'XD']
 """
 
+from ddz.actions import ActionSpace
 from ddz.cards import RANKS, SYMBOLS, Cards
 from ddz.errors import IllegalMoveError
 from ddz.game import OBSERVATION_LAYOUT, OBSERVATION_SIZE, ActionRecord, Bid, Game, Observation
@@ -38,6 +39,7 @@ __all__ = [
     "TWO_PLAYER",
     "UNO_LANDLORD",
     "ActionRecord",
+    "ActionSpace",
     "Bid",
     "Bidding",
     "Cards",

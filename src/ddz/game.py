@@ -368,6 +368,12 @@ class Game:
             return self._core.legal_moves()  # type: ignore[return-value]
         return [Bid.from_code(code) for code in self._core.bidding_codes()]
 
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """The legal actions as a bool vector over ``ddz.ActionSpace(self.rules)``."""
+        from ddz.actions import action_space  # built from the engine, once per rules
+
+        return action_space(self.rules).legal_mask(self)
+
     def parse_action(self, action: Action | str) -> Action:
         """An action object from text: ``"pass"`` (in either phase), ``"bid 2"``,
         ``"call"``, ``"grab"``, or a move in the notation."""

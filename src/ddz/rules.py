@@ -197,6 +197,14 @@ class Rules:
         counts += [self.action_cards, self.action_cards]
         return Cards.from_counts(counts)
 
+    @property
+    def num_actions(self) -> int:
+        """The size of these rules' action space (``ddz.ActionSpace``): the pass, every
+        move, five bidding actions."""
+        from ddz.actions import action_space  # the action space is built from the engine
+
+        return action_space(self).size
+
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated like a new rule set)."""
         return dataclasses.replace(self, **changes)

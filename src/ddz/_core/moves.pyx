@@ -219,6 +219,20 @@ cdef class Move:
             raise ValueError(f"{code:#x} is not a move code")
         return new_move(code)
 
+    def index(self, rules):
+        """This move's index in the action space of rules (``ddz.ActionSpace``)."""
+        from ddz.actions import action_space
+        return action_space(rules).index(self)
+
+    @staticmethod
+    def from_index(index, rules):
+        """The move at an index of the action space of rules (``ddz.ActionSpace``)."""
+        from ddz.actions import action_space
+        move = action_space(rules).action(index)
+        if not isinstance(move, Move):
+            raise ValueError(f"action {index} is {move}, a bidding action, not a move")
+        return move
+
     @property
     def type(self):
         """The reading's type (a ``MoveType``)."""
@@ -393,6 +407,30 @@ cdef list run_to_moves(uint64_t cards, uint64_t table, const RuleSet* rs, bint c
         free(heap)
 
 
+cdef Py_ssize_t exact_count(uint64_t hand, uint64_t table, const RuleSet* rs) except -1:
+    """How many legal moves there are, building no objects. The codes are written (to the
+    stack, or the heap for a rich hand) because some rules filter what was generated: a
+    count alone would be an upper bound."""
+    cdef uint64_t stack[STACK_CODES]
+    cdef uint64_t* heap
+    cdef Sink sink
+    sink.out = stack
+    sink.cap = STACK_CODES
+    sink.n = 0
+    generate(hand, table, rs, &sink)
+    if sink.n <= STACK_CODES:
+        return sink.n
+    heap = <uint64_t*>malloc(sink.n * sizeof(uint64_t))
+    if heap == NULL:
+        raise MemoryError()
+    sink.out = heap
+    sink.cap = sink.n
+    sink.n = 0
+    generate(hand, table, rs, &sink)
+    free(heap)
+    return sink.n
+
+
 @cython.freelist(16)
 cdef class LegalMoves:
     """The legal moves of one position, generated on first use (``ddz.legal_moves``).
@@ -451,18 +489,11 @@ cdef class LegalMoves:
     def count(self, value=None):
         """With no argument, how many legal moves, counted in the core without building
         them (python-chess's ``count()``); with one, how often it occurs (0 or 1)."""
-        cdef Sink sink
         if value is not None:
             return self.materialize().count(value)
         if self.moves is not None:
             return len(self.moves)
-        if not (self.rs.options & OPT_MULTIPLE_READINGS_):
-            return len(self.materialize())
-        sink.out = NULL
-        sink.cap = 0
-        sink.n = 0
-        generate(self.hand_mask, self.table_code, &self.rs, &sink)
-        return sink.n
+        return exact_count(self.hand_mask, self.table_code, &self.rs)
 
     def __bool__(self):
         return self.count() > 0
@@ -498,16 +529,9 @@ def legal_moves(uint64_t hand, uint64_t table, object rules):
 def count_moves(uint64_t hand, uint64_t table, object rules):
     """How many legal moves legal_moves would return, without building them."""
     cdef RuleSet rs = rules_of(rules)
-    cdef Sink sink
     check_hand(hand, &rs)
     check_table(table, &rs)
-    sink.out = NULL
-    sink.cap = 0
-    sink.n = 0
-    if rs.options & OPT_MULTIPLE_READINGS_:
-        generate(hand, table, &rs, &sink)
-        return sink.n
-    return len(run_to_moves(hand, table, &rs, False))
+    return exact_count(hand, table, &rs)
 
 
 def classify_cards(uint64_t cards, object rules):

@@ -1,0 +1,206 @@
+"""Fixed action spaces: every action of a rule set, numbered, and legal-action masks.
+
+Learning code wants a fixed-size output: ``ActionSpace(rules)`` numbers every distinct move
+those rules allow (each reading its own move) that fits in the largest hand (the landlord's,
+kitty included), and the bidding actions after them:
+
+* index 0: the pass (in play) and the bidding pass (in bidding);
+* indices 1 .. M: the moves, grouped by ``MoveType`` in its order, and within a type by
+  move code (chain length, then main rank, then cards: ``docs/layout.md``);
+* indices M + 1 .. M + 5: ``bid 1``, ``bid 2``, ``bid 3``, ``call``, ``grab``.
+
+The numbering depends only on the rules and the code layout, so it is the same on every
+machine and run.
+
+>>> import ddz
+>>> space = ddz.ActionSpace(ddz.CLASSIC)
+>>> space.size, ddz.CLASSIC.num_actions
+(12660, 12660)
+>>> space.index(ddz.Move.parse("33")), str(space.action(1)), str(space.action(space.size - 1))
+(16, '3', 'grab')
+>>> mask = space.mask(ddz.legal_moves("3345", last="4"))
+>>> [str(space.action(i)) for i in mask.nonzero()[0]]
+['pass', '5']
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+from collections.abc import Iterable
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+from ddz._core import moves as _core
+from ddz.cards import Cards
+from ddz.game import Bid, Game
+from ddz.moves import PASS, Move, MoveLike
+from ddz.rules import RLCARD, Rules
+
+__all__ = ["BIDDING_ACTIONS", "ActionSpace", "rlcard_action_ids"]
+
+BIDDING_ACTIONS = (Bid("bid", 1), Bid("bid", 2), Bid("bid", 3), Bid("call"), Bid("grab"))
+"""The bidding actions at the end of every action space (the pass is index 0)."""
+
+_TYPE_SHIFT = _core.TYPE_SHIFT_
+
+
+def _card_counts(codes: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """How many cards each move code plays: the digits of the card field, summed."""
+    cards = codes & np.uint64(_core.CARDS_MASK)
+    total = np.zeros(len(codes), dtype=np.uint64)
+    for digit in range(_core.NUM_SYMBOLS):
+        total += (cards >> np.uint64(3 * digit)) & np.uint64(7)
+    return total
+
+
+class ActionSpace:
+    """Every action of a rule set, numbered (see the module docstring for the order)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        moves = _all_move_codes(rules)
+        bids = np.array([bid.code for bid in BIDDING_ACTIONS], dtype=np.uint64)
+        self.codes: npt.NDArray[np.uint64] = np.concatenate(
+            [np.zeros(1, dtype=np.uint64), moves, bids]
+        )
+        """The action codes in index order (0 is the pass)."""
+        self.num_moves = len(moves)
+        self._order = np.argsort(self.codes, kind="stable")
+        self._sorted = self.codes[self._order]
+        self._scratch = np.empty(1024, dtype=np.uint64)
+
+    @property
+    def size(self) -> int:
+        """How many actions: the pass, every move, five bidding actions."""
+        return len(self.codes)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def index(self, action: MoveLike | Bid | int) -> int:
+        """The index of an action (a Move, a Bid, move text or an action code)."""
+        code = _code_of(action)
+        position = int(np.searchsorted(self._sorted, np.uint64(code)))
+        if position == self.size or int(self._sorted[position]) != code:
+            raise ValueError(f"{_text_of(action)} is not in the action space of these rules")
+        return int(self._order[position])
+
+    def indices(self, codes: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        """The indices of many action codes at once (ValueError if one is not in the space)."""
+        wanted = np.ascontiguousarray(codes, dtype=np.uint64).reshape(-1)
+        positions = np.searchsorted(self._sorted, wanted)
+        found = positions < self.size
+        found[found] = self._sorted[positions[found]] == wanted[found]
+        if not found.all():
+            missing = int(wanted[~found][0])
+            raise ValueError(f"action code {missing:#x} is not in the action space of these rules")
+        return self._order[positions].astype(np.int64)
+
+    def action(self, index: int) -> Move | Bid:
+        """The action at an index: a Move, or a Bid for the bidding actions."""
+        if not 0 <= index < self.size:
+            raise IndexError(f"action index {index} is outside 0..{self.size - 1}")
+        if index > self.num_moves:
+            return BIDDING_ACTIONS[index - self.num_moves - 1]
+        return Move.from_code(int(self.codes[index])) if index else PASS
+
+    def mask(self, actions: Iterable[Move | Bid]) -> npt.NDArray[np.bool_]:
+        """A bool vector over the space, True at each given action (e.g. the legal ones)."""
+        mask = np.zeros(self.size, dtype=np.bool_)
+        codes = [action.code for action in actions]
+        if codes:
+            mask[self.indices(codes)] = True
+        return mask
+
+    def legal_mask(self, game: Game) -> npt.NDArray[np.bool_]:
+        """The legal-action mask of a game's player to act (all False once it is over),
+        straight from the core's codes: no action objects are built."""
+        if game.rules != self.rules:
+            raise ValueError("the game plays other rules than this action space")
+        core = game._core
+        if core.phase == "play":
+            out = self._scratch
+            count = _core.moves_into(core.hands[core.current], core.table, self.rules, out)
+            if count > len(out):
+                out = self._scratch = np.empty(count, dtype=np.uint64)
+                count = _core.moves_into(core.hands[core.current], core.table, self.rules, out)
+            codes: npt.ArrayLike = out[:count]
+        else:
+            codes = core.bidding_codes()
+        mask = np.zeros(self.size, dtype=np.bool_)
+        mask[self.indices(codes)] = True
+        return mask
+
+    def __repr__(self) -> str:
+        return f"<ActionSpace {self.size} actions>"
+
+
+@functools.lru_cache(maxsize=32)
+def _all_move_codes(rules: Rules) -> npt.NDArray[np.uint64]:
+    """Every move of the rules that fits the largest hand, in index order."""
+    deck = rules.deck.mask
+    out = np.empty(1 << 17, dtype=np.uint64)
+    count = _core.moves_into(deck, 0, rules, out)
+    if count > len(out):
+        out = np.empty(count, dtype=np.uint64)
+        count = _core.moves_into(deck, 0, rules, out)
+    codes = out[:count]
+    codes = codes[_card_counts(codes) <= np.uint64(rules.hand_size + rules.kitty_size)]
+    kinds = codes >> np.uint64(_TYPE_SHIFT) & np.uint64(31)
+    return codes[np.lexsort((codes, kinds))]
+
+
+@functools.lru_cache(maxsize=32)
+def action_space(rules: Rules) -> ActionSpace:
+    """The action space of a rule set, built once."""
+    return ActionSpace(rules)
+
+
+def _code_of(action: MoveLike | Bid | int) -> int:
+    if isinstance(action, int):
+        return action
+    if isinstance(action, (Move, Bid)):
+        return action.code
+    text = action.strip()
+    try:
+        return (
+            Bid.parse(text).code
+            if text.split()[0].lower() in ("bid", "call", "grab")
+            else (Move.parse(text).code)
+        )
+    except (ValueError, IndexError) as error:
+        raise ValueError(f"{action!r} is no action: {error}") from None
+
+
+def _text_of(action: MoveLike | Bid | int) -> str:
+    return f"code {action:#x}" if isinstance(action, int) else str(action)
+
+
+@functools.lru_cache(maxsize=1)
+def _rlcard_actions() -> tuple[str, ...]:
+    data = resources.files("ddz").joinpath("data/rlcard_actions.txt.gz").read_bytes()
+    return tuple(gzip.decompress(data).decode().split())
+
+
+def rlcard_action_ids() -> npt.NDArray[np.int64]:
+    """For each index of ``ActionSpace(RLCARD)``, RLCard 1.2.0's action id (its 27,472-action
+    table: 27,471 moves and the pass, id 27,471); -1 for the bidding actions, which RLCard
+    does not have. RLCard's table ships with ddz (``ddz/data``, MIT licensed, from RLCard).
+
+    >>> ids = rlcard_action_ids()
+    >>> space = ActionSpace(RLCARD)
+    >>> len(ids) == space.size, int(ids[0]), int(ids[space.index("3")])
+    (True, 27471, 0)
+    """
+    space = action_space(RLCARD)
+    ids = np.full(space.size, -1, dtype=np.int64)
+    for rlcard_id, text in enumerate(_rlcard_actions()):
+        if text == "pass":
+            ids[0] = rlcard_id
+            continue
+        (move,) = _core.classify_cards(Cards.parse(text).mask, RLCARD)  # B, R: the jokers
+        ids[space.index(move)] = rlcard_id
+    return ids
