@@ -224,10 +224,7 @@ class Game:
             raise ValueError(f"a seed is an integer in 0 .. 2**64 - 1, not {seed!r}")
         self.rules = rules
         self.seed = seed
-        deck = rules.deck
-        dealt_hands, dealt_kitty, state = _core.shuffled_deal(
-            deck.mask, seed, rules.players, rules.hand_size, rules.kitty_size
-        )
+        dealt_hands, dealt_kitty, state = _core.shuffled_deal(rules, seed)
         if deal is None:
             hands = [Cards.from_mask(mask) for mask in dealt_hands]
             kitty = Cards.from_mask(dealt_kitty)
@@ -476,10 +473,7 @@ class Game:
         if player not in range(self.rules.players):
             raise ValueError(f"player must be a seat 0..{self.rules.players - 1}")
         history = tuple(self.history)
-        played = [Cards() for _ in range(self.rules.players)]
-        for record in history:
-            if isinstance(record.action, Move) and not record.action.is_pass:
-                played[record.player] = played[record.player] + record.action.cards
+        played = [Cards.from_mask(cards) for cards in self._core.played]
         hands = self.hands
         return Observation(
             player=player,

@@ -20,92 +20,36 @@ from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 from ddz._core.moves cimport Move, new_move, rules_of, codes_to_moves, run_to_moves
 from ddz._core.rng cimport below
-
-cdef enum:
-    BID = 17            # action type: bid the value in the rank field
-    CALL = 18           # call the landlord (call/grab bidding)
-    GRAB = 19           # grab the landlord
-
-cdef enum:
-    BIDDING = 0
-    PLAY = 1
-    OVER = 2
-
-cdef enum:
-    POINTS = 0
-    CALL_GRAB = 1
-    RANDOM_LANDLORD = 2
-
-cdef enum:
-    ILLEGAL_OK = 0
-    ILLEGAL_OVER = 1          # the game is over
-    ILLEGAL_PHASE = 2         # a bidding action in play or a move in bidding
-    ILLEGAL_BID = 3           # not a bid this player may make now
-    ILLEGAL_MOVE = 5          # 5 + legality() reason: not a move, not held, ...
+from ddz._core.state cimport *
 
 BID_ = BID
 CALL_ = CALL
 GRAB_ = GRAB
 PHASES = ("bidding", "play", "over")
 
-ctypedef struct GameState:
-    uint64_t hands[3]       # seat 2 stays empty with two players
-    uint64_t kitty
-    uint64_t table          # the move on the table; 0 when the trick is empty
-    int table_player        # who played it, -1 when the table is empty
-    int current             # the seat to act, -1 when the game is over
-    int phase
-    int landlord            # -1 until bidding settles it
-    int first_bidder
-    int bid                 # the highest bid so far (points), the base score once settled
-    int high_bidder
-    int turns               # bidding actions taken
-    int caller              # call/grab: the first caller, -1 before a call
-    int declined            # call/grab: bit per seat that declined to call
-    int grab_turn           # call/grab: grabbing turns taken since the call
-    int grabs
-    int winner              # -1 until someone empties their hand (and for a void deal)
-    int bombs               # bombs and rockets played
-    int landlord_plays      # moves (not passes) the landlord made
-    int farmer_plays        # moves the farmers made
-    int ply                 # actions taken
-    int void                # all passed: nobody is landlord, payoffs are zero
-    int players             # 2 or 3
-    int direction           # +1 in seat order, -1 after an odd number of Reverses
-
-
-def shuffled_deal(uint64_t deck, uint64_t seed, int players, int hand_size, int kitty_size):
-    """(hands, kitty, rng state after) of a seeded shuffle of deck (a card integer):
-    the Fisher-Yates shuffle of the cards low to high, dealt hand_size each, then the kitty."""
-    cdef int cards[64]
-    cdef int n = 0, rank, i, j, tmp
-    cdef unsigned m
-    cdef uint64_t state = seed
-    cdef list hands = []
-    cdef uint64_t hand
-    for rank in range(NUM_DIGITS):
-        for m in range(count_of(deck, rank)):
-            cards[n] = rank
-            n += 1
-    if players * hand_size + kitty_size > n:
+def shuffled_deal(object rules, uint64_t seed):
+    """(hands, kitty, rng state after) of the seeded deal of rules (see deal_cards)."""
+    cdef GameConfig cfg = config_of(rules)
+    cdef uint64_t hands[3]
+    cdef uint64_t kitty, rng
+    if deal_cards(&cfg, seed, hands, &kitty, &rng) < 0:
         raise ValueError("the deck is too small for this deal")
-    for i in range(n - 1, 0, -1):
-        j = below(&state, i + 1)
-        tmp = cards[i]
-        cards[i] = cards[j]
-        cards[j] = tmp
-    j = 0
-    for i in range(players):
-        hand = 0
-        for _ in range(hand_size):
-            hand += digit(cards[j], 1)
-            j += 1
-        hands.append(hand)
-    hand = 0
-    for _ in range(kitty_size):
-        hand += digit(cards[j], 1)
-        j += 1
-    return hands, hand, state
+    return [hands[seat] for seat in range(cfg.players)], kitty, rng
+
+
+cdef GameConfig config_of(object rules) except *:
+    """The core's configuration of a ddz.Rules."""
+    cdef GameConfig cfg
+    cfg.rs = rules_of(rules)
+    cfg.deck = cfg.rs.deck
+    cfg.bidding = {"points": POINTS, "call-grab": CALL_GRAB, "random": RANDOM_LANDLORD}[
+        rules.bidding.value]
+    cfg.max_grabs = rules.max_grabs
+    cfg.spring = rules.spring
+    cfg.players = rules.players
+    cfg.hand_size = rules.hand_size
+    cfg.kitty_size = rules.kitty_size
+    return cfg
 
 
 def seeded_below(uint64_t state, unsigned n):
@@ -121,54 +65,26 @@ cdef class GameCore:
     cdef GameState* stack
     cdef uint64_t* actions
     cdef Py_ssize_t depth, capacity
-    cdef RuleSet rs
-    cdef int bidding, max_grabs, spring
+    cdef GameConfig cfg
     cdef readonly object rules
 
     def __cinit__(self, object rules, hands, uint64_t kitty, int first_bidder, int landlord):
-        """A new game: rules (a ddz.Rules), three hand card integers and the kitty; the first
+        """A new game: rules (a ddz.Rules), the hands' card integers and the kitty; the first
         bidder, or (random landlord) the landlord. The Python layer validates the deal."""
+        cdef uint64_t dealt[3]
         cdef int seat
-        self.rs = rules_of(rules)
+        self.cfg = config_of(rules)
         self.rules = rules
-        self.bidding = {"points": POINTS, "call-grab": CALL_GRAB, "random": RANDOM_LANDLORD}[
-            rules.bidding.value]
-        self.max_grabs = rules.max_grabs
-        self.spring = rules.spring
         self.capacity = 128
         self.stack = <GameState*>malloc(self.capacity * sizeof(GameState))
         self.actions = <uint64_t*>malloc(self.capacity * sizeof(uint64_t))
         if self.stack == NULL or self.actions == NULL:
             raise MemoryError()
         self.depth = 0
-        memset(&self.s, 0, sizeof(GameState))   # padding too: equal states, equal bytes
-        self.s.players = rules.players
-        self.s.direction = 1
-        for seat in range(self.s.players):
-            self.s.hands[seat] = hands[seat]
-        self.s.kitty = kitty
-        self.s.table = 0
-        self.s.table_player = -1
-        self.s.phase = BIDDING
-        self.s.landlord = -1
-        self.s.first_bidder = first_bidder
-        self.s.current = first_bidder
-        self.s.bid = 0
-        self.s.high_bidder = -1
-        self.s.turns = 0
-        self.s.caller = -1
-        self.s.declined = 0
-        self.s.grab_turn = 0
-        self.s.grabs = 0
-        self.s.winner = -1
-        self.s.bombs = 0
-        self.s.landlord_plays = 0
-        self.s.farmer_plays = 0
-        self.s.ply = 0
-        self.s.void = 0
-        if self.bidding == RANDOM_LANDLORD:
-            self.s.bid = 1
-            settle(&self.s, landlord)
+        for seat in range(3):
+            dealt[seat] = hands[seat] if seat < self.cfg.players else 0
+        init_state(&self.s, &self.cfg, dealt, kitty,
+                   landlord if self.cfg.bidding == RANDOM_LANDLORD else first_bidder)
 
     def __dealloc__(self):
         free(self.stack)
@@ -189,7 +105,7 @@ cdef class GameCore:
 
     cpdef int check(self, uint64_t action):
         """0 if action is legal now, else a reason (see ILLEGAL_* and legality())."""
-        return check_action(self, action)
+        return check_action(&self.s, &self.cfg, action)
 
     cpdef void push(self, uint64_t action):
         """Apply action, unchecked (the fast path for search); undo takes it back."""
@@ -198,7 +114,7 @@ cdef class GameCore:
         self.stack[self.depth] = self.s
         self.actions[self.depth] = action
         self.depth += 1
-        apply_action(self, action)
+        apply_action(&self.s, &self.cfg, action)
 
     def undo(self):
         """Take back the last action; returns its code. IndexError when there is none."""
@@ -212,7 +128,7 @@ cdef class GameCore:
         """Every legal move of the player to act, as Move (play phase; [] otherwise)."""
         if self.s.phase != PLAY:
             return []
-        return run_to_moves(self.s.hands[self.s.current], self.s.table, &self.rs, False)
+        return run_to_moves(self.s.hands[self.s.current], self.s.table, &self.cfg.rs, False)
 
     def bidding_codes(self):
         """Every legal bidding action's code (bidding phase; [] otherwise)."""
@@ -220,7 +136,7 @@ cdef class GameCore:
         cdef int n
         if self.s.phase != BIDDING:
             return []
-        n = bidding_actions(self, codes)
+        n = bidding_actions(&self.s, &self.cfg, codes)
         return [codes[i] for i in range(n)]
 
     # --- reading the state ----------------------------------------------------------------
@@ -307,26 +223,18 @@ cdef class GameCore:
     def multiplier(self):
         """The score so far: base (bid, or 1 with grabs doubling) x 2 per bomb and rocket,
         x 2 for a spring once the game is over and the rules count springs."""
-        return score(self)
+        return score(&self.s, &self.cfg)
 
     def payoffs(self):
-        """Points per seat: zero until the game is over and for a void deal. Three players:
-        the landlord wins or loses twice the score, each farmer the opposite once; two
-        players: the loser pays the winner the score."""
-        cdef int seat
-        cdef long long total
-        cdef list result = [0] * self.s.players
-        if self.s.phase != OVER or self.s.void:
-            return result
-        total = score(self)
-        for seat in range(self.s.players):
-            if seat == self.s.landlord:
-                result[seat] = (self.s.players - 1) * total
-            else:
-                result[seat] = -total
-        if self.s.winner != self.s.landlord:
-            result = [-value for value in result]
-        return result
+        """Points per seat (see payoffs_of in state.pxd)."""
+        cdef long long out[3]
+        payoffs_of(&self.s, &self.cfg, out)
+        return [out[seat] for seat in range(self.s.players)]
+
+    @property
+    def played(self):
+        """The cards each seat has played, as card integers."""
+        return tuple([self.s.played[seat] for seat in range(self.s.players)])
 
     def state_bytes(self):
         """The state struct as bytes: equal bytes, equal states (for tests of undo)."""
@@ -344,238 +252,3 @@ cdef int grow(GameCore game, Py_ssize_t capacity) except -1:
     game.actions = actions
     game.capacity = capacity
     return 0
-
-
-cdef inline void settle(GameState* s, int landlord) noexcept nogil:
-    """The landlord takes the kitty and leads."""
-    s.landlord = landlord
-    s.hands[landlord] += s.kitty
-    s.phase = PLAY
-    s.current = landlord
-    s.table = 0
-    s.table_player = -1
-
-
-cdef inline void void_deal(GameState* s) noexcept nogil:
-    s.void = 1
-    s.phase = OVER
-    s.current = -1
-
-
-cdef inline bint is_spring(const GameState* s) noexcept nogil:
-    if s.phase != OVER or s.void:
-        return False
-    if s.winner == s.landlord:
-        return s.farmer_plays == 0
-    return s.landlord_plays == 1
-
-
-cdef long long score(GameCore game) noexcept:
-    # at most 3 x 2^8 grabs x 2^14 bombs and rocket x 2: a long long never overflows
-    cdef long long total = (<long long>game.s.bid) << game.s.grabs
-    total <<= game.s.bombs
-    if game.spring and is_spring(&game.s):
-        total *= 2
-    return total
-
-
-cdef inline int next_grabber(const GameState* s) noexcept nogil:
-    """Call/grab: who may grab next after the call, or -1 when grabbing is over. Each other
-    player who did not decline to call, in seat order after the caller, once; then the caller
-    once, to grab back, if someone grabbed."""
-    cdef int turn, seat
-    for turn in range(s.grab_turn, 3):
-        if turn < 2:
-            seat = (s.caller + 1 + turn) % 3
-            if not (s.declined >> seat) & 1:
-                return seat
-        elif s.grabs > 0:
-            return s.caller
-    return -1
-
-
-cdef inline int grab_turn_of(const GameState* s, int seat) noexcept nogil:
-    if seat == s.caller:
-        return 2
-    return (seat - s.caller + 2) % 3
-
-
-cdef inline int seat_after(const GameState* s, int seat, int steps) noexcept nogil:
-    """The seat `steps` turns after seat, in the direction of play."""
-    return ((seat + steps * s.direction) % s.players + s.players) % s.players
-
-
-cdef inline int two_player_grabber(const GameState* s) noexcept nogil:
-    """Two players: who may grab now, or -1 when grabbing is over: the player who does not
-    hold the landlord, unless they declined to call or the grabs ran out (max_grabs is
-    checked by the caller of this function)."""
-    cdef int holder = s.high_bidder if s.high_bidder >= 0 else s.caller
-    cdef int other = 1 - holder
-    if (s.declined >> other) & 1:
-        return -1
-    return other
-
-
-cdef int bidding_actions(GameCore game, uint64_t* codes) noexcept:
-    cdef int n = 0, value
-    codes[n] = 0
-    n += 1
-    if game.bidding == POINTS:
-        for value in range(game.s.bid + 1, 4):
-            codes[n] = make_code(0, BID, value, 1)
-            n += 1
-    elif game.s.caller < 0:
-        codes[n] = make_code(0, CALL, 0, 1)
-        n += 1
-    elif game.s.grabs < game.max_grabs:
-        codes[n] = make_code(0, GRAB, 0, 1)
-        n += 1
-    return n
-
-
-cdef int check_action(GameCore game, uint64_t action) noexcept:
-    cdef uint64_t codes[8]
-    cdef int n, i
-    if game.s.phase == OVER:
-        return ILLEGAL_OVER
-    if game.s.phase == BIDDING:
-        if action != 0 and code_kind(action) < BID:
-            return ILLEGAL_PHASE
-        n = bidding_actions(game, codes)
-        for i in range(n):
-            if codes[i] == action:
-                return ILLEGAL_OK
-        return ILLEGAL_BID
-    if code_kind(action) >= BID:
-        return ILLEGAL_PHASE
-    i = legality(game.s.hands[game.s.current], action, game.s.table, game.s.table == 0,
-                 &game.rs)
-    return ILLEGAL_OK if i == 0 else ILLEGAL_MOVE + i
-
-
-cdef void apply_action(GameCore game, uint64_t action) noexcept:
-    cdef GameState* s = &game.s
-    s.ply += 1
-    if s.phase == BIDDING:
-        if game.bidding == POINTS:
-            apply_points_bid(s, action)
-        elif s.players == 2:
-            apply_two_player_call(game, action)
-        else:
-            apply_three_player_call(s, action, game.max_grabs)
-    else:
-        apply_play(s, action)
-
-
-cdef void apply_points_bid(GameState* s, uint64_t action) noexcept:
-    """Each player once bids higher or passes; a 3 ends bidding at once."""
-    if code_kind(action) == BID:
-        s.bid = code_rank(action)
-        s.high_bidder = s.current
-    s.turns += 1
-    if s.bid == 3 or s.turns == s.players:
-        if s.high_bidder < 0:
-            void_deal(s)
-        else:
-            settle(s, s.high_bidder)
-    else:
-        s.current = seat_after(s, s.current, 1)
-
-
-cdef void apply_three_player_call(GameState* s, uint64_t action, int max_grabs) noexcept:
-    """Call, then each other player who did not decline once may grab, then the caller may
-    grab back once (RULES.md section 4, last paragraph)."""
-    cdef int seat = s.current, kind = code_kind(action), next_seat
-    if s.caller < 0:
-        s.turns += 1
-        if kind == CALL:
-            s.caller = seat
-            s.bid = 1
-        else:
-            s.declined |= 1 << seat
-            if s.turns == 3:
-                void_deal(s)
-            else:
-                s.current = (seat + 1) % 3
-            return
-    else:
-        if kind == GRAB:
-            s.grabs += 1
-            s.high_bidder = seat
-        s.grab_turn = grab_turn_of(s, seat) + 1
-    next_seat = next_grabber(s)
-    if next_seat < 0 or s.grabs >= max_grabs:      # nobody left who may grab
-        settle(s, s.high_bidder if s.high_bidder >= 0 else s.caller)
-    else:
-        s.current = next_seat
-
-
-cdef void apply_two_player_call(GameCore game, uint64_t action) noexcept:
-    """Call or decline; once called, grabs go back and forth, each by the player who does not
-    hold the landlord, until one declines or max_grabs is reached (RULES.md section 4)."""
-    cdef GameState* s = &game.s
-    cdef int seat = s.current, kind = code_kind(action), next_seat
-    if s.caller < 0:
-        s.turns += 1
-        if kind == CALL:
-            s.caller = seat
-            s.bid = 1
-        else:
-            s.declined |= 1 << seat
-            if s.turns == 2:
-                void_deal(s)
-            else:
-                s.current = 1 - seat
-            return
-    elif kind == GRAB:
-        s.grabs += 1
-        s.high_bidder = seat
-    else:
-        settle(s, s.high_bidder if s.high_bidder >= 0 else s.caller)
-        return
-    next_seat = two_player_grabber(s)
-    if next_seat < 0 or s.grabs >= game.max_grabs:
-        settle(s, s.high_bidder if s.high_bidder >= 0 else s.caller)
-    else:
-        s.current = next_seat
-
-
-cdef void apply_play(GameState* s, uint64_t action) noexcept:
-    cdef int seat = s.current, kind = code_kind(action), next_seat
-    if action == 0:
-        next_seat = seat_after(s, seat, 1)
-        if next_seat == s.table_player:
-            s.table = 0                   # everyone else passed: the trick is over
-            s.table_player = -1
-        s.current = next_seat
-        return
-    s.hands[seat] -= code_cards(action)
-    if seat == s.landlord:
-        s.landlord_plays += 1
-    else:
-        s.farmer_plays += 1
-    if kind == SKIP or kind == REVERSE:
-        # Uno the Landlord: the table's move stays; only the turn order changes
-        if kind == SKIP:
-            next_seat = seat_after(s, seat, 2)          # the next player loses their turn
-            if next_seat == s.table_player:
-                s.table = 0                            # the turn is back with the move's maker
-                s.table_player = -1
-        else:
-            s.direction = -s.direction
-            next_seat = seat_after(s, seat, 1)
-            if next_seat == s.table_player:
-                next_seat = seat_after(s, next_seat, 1)  # nobody answers their own move
-    else:
-        s.table = action
-        s.table_player = seat
-        if kind == BOMB or kind == ROCKET:
-            s.bombs += 1
-        next_seat = seat_after(s, seat, 1)
-    if s.hands[seat] == 0 or (s.players == 2 and seat != s.landlord and s.grabs > 0
-                              and card_total(s.hands[seat]) <= s.grabs):
-        s.winner = seat                   # out of cards, or a farmer down to the let count
-        s.phase = OVER
-        s.current = -1
-    else:
-        s.current = next_seat

@@ -1,0 +1,385 @@
+# A game's state machine, as inline C: the GameState struct, its configuration, dealing,
+# bidding, play, scoring. game.pyx (one game, with undo) and vector.pyx (many games, whole
+# games across threads) both compile it in. Actions are codes in the move-code space
+# (layout.pxd): a move's code in play; in bidding 0 is the pass (decline), and BID (its rank
+# field the bid, 1..3), CALL and GRAB sit above the move types.
+
+from libc.stdint cimport uint64_t
+from libc.string cimport memset
+
+from ddz._core.layout cimport *
+from ddz._core.ruleset cimport *
+from ddz._core.readings cimport *
+from ddz._core.generator cimport *
+from ddz._core.rng cimport below
+
+cdef enum:
+    BID = 17            # action type: bid the value in the rank field
+    CALL = 18           # call the landlord (call/grab bidding)
+    GRAB = 19           # grab the landlord
+
+cdef enum:
+    BIDDING = 0
+    PLAY = 1
+    OVER = 2
+
+cdef enum:
+    POINTS = 0
+    CALL_GRAB = 1
+    RANDOM_LANDLORD = 2
+
+cdef enum:
+    ILLEGAL_OK = 0
+    ILLEGAL_OVER = 1          # the game is over
+    ILLEGAL_PHASE = 2         # a bidding action in play or a move in bidding
+    ILLEGAL_BID = 3           # not a bid this player may make now
+    ILLEGAL_MOVE = 5          # 5 + legality() reason: not a move, not held, ...
+
+ctypedef struct GameConfig:
+    RuleSet rs
+    uint64_t deck           # every card of the rules' deck
+    int bidding             # POINTS, CALL_GRAB or RANDOM_LANDLORD
+    int max_grabs
+    int spring              # does a spring double the score?
+    int players
+    int hand_size
+    int kitty_size
+
+ctypedef struct GameState:
+    uint64_t hands[3]       # seat 2 stays empty with two players
+    uint64_t kitty
+    uint64_t table          # the move on the table; 0 when the trick is empty
+    int table_player        # who played it, -1 when the table is empty
+    int current             # the seat to act, -1 when the game is over
+    int phase
+    int landlord            # -1 until bidding settles it
+    int first_bidder
+    int bid                 # the highest bid so far (points), the base score once settled
+    int high_bidder
+    int turns               # bidding actions taken
+    int caller              # call/grab: the first caller, -1 before a call
+    int declined            # call/grab: bit per seat that declined to call
+    int grab_turn           # call/grab: grabbing turns taken since the call
+    int grabs
+    int winner              # -1 until someone empties their hand (and for a void deal)
+    int bombs               # bombs and rockets played
+    int landlord_plays      # moves (not passes) the landlord made
+    int farmer_plays        # moves the farmers made
+    int ply                 # actions taken
+    int void                # all passed: nobody is landlord, payoffs are zero
+    int players             # 2 or 3
+    int direction           # +1 in seat order, -1 after an odd number of Reverses
+    uint64_t played[3]      # the cards each seat has played: public knowledge
+
+
+cdef inline int deal_cards(const GameConfig* cfg, uint64_t seed, uint64_t* hands,
+                           uint64_t* kitty, uint64_t* rng) noexcept nogil:
+    """A seeded deal: the Fisher-Yates shuffle of the deck's cards low to high, hand_size
+    each, then the kitty (the rest is set aside). rng is left where the shuffle ended; -1 if
+    the deck is too small."""
+    cdef int cards[64]
+    cdef int n = 0, rank, i, j, tmp, seat
+    cdef unsigned m
+    rng[0] = seed
+    for rank in range(NUM_DIGITS):
+        for m in range(count_of(cfg.deck, rank)):
+            cards[n] = rank
+            n += 1
+    if cfg.players * cfg.hand_size + cfg.kitty_size > n:
+        return -1
+    for i in range(n - 1, 0, -1):
+        j = below(rng, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+    j = 0
+    for seat in range(cfg.players):
+        hands[seat] = 0
+        for i in range(cfg.hand_size):
+            hands[seat] += digit(cards[j], 1)
+            j += 1
+    kitty[0] = 0
+    for i in range(cfg.kitty_size):
+        kitty[0] += digit(cards[j], 1)
+        j += 1
+    return 0
+
+
+cdef inline void init_state(GameState* s, const GameConfig* cfg, const uint64_t* hands,
+                            uint64_t kitty, int first_player) noexcept nogil:
+    """A game at its start: the deal, the first bidder (or, random landlord, the landlord)."""
+    cdef int seat
+    memset(s, 0, sizeof(GameState))   # padding too: equal states, equal bytes
+    s.players = cfg.players
+    s.direction = 1
+    for seat in range(cfg.players):
+        s.hands[seat] = hands[seat]
+    s.kitty = kitty
+    s.table_player = -1
+    s.phase = BIDDING
+    s.landlord = -1
+    s.first_bidder = first_player
+    s.current = first_player
+    s.high_bidder = -1
+    s.caller = -1
+    s.winner = -1
+    if cfg.bidding == RANDOM_LANDLORD:
+        s.bid = 1
+        settle(s, first_player)
+
+
+cdef inline void seeded_start(GameState* s, const GameConfig* cfg, uint64_t seed) noexcept nogil:
+    """The game ddz.Game(rules, seed=seed) starts with: the seeded deal, then the first
+    player drawn from the same generator."""
+    cdef uint64_t hands[3]
+    cdef uint64_t kitty, rng
+    deal_cards(cfg, seed, hands, &kitty, &rng)
+    init_state(s, cfg, hands, kitty, below(&rng, cfg.players))
+
+
+cdef inline void payoffs_of(const GameState* s, const GameConfig* cfg, long long* out) noexcept nogil:
+    """Points per seat: zero until the game is over and for a void deal. Three players: the
+    landlord wins or loses twice the score, each farmer the opposite once; two players: the
+    loser pays the winner the score."""
+    cdef int seat
+    cdef long long total = 0
+    if s.phase == OVER and not s.void:
+        total = score(s, cfg)
+        if s.winner != s.landlord:
+            total = -total
+    for seat in range(s.players):
+        out[seat] = (s.players - 1) * total if seat == s.landlord else -total
+
+
+cdef inline void settle(GameState* s, int landlord) noexcept nogil:
+    """The landlord takes the kitty and leads."""
+    s.landlord = landlord
+    s.hands[landlord] += s.kitty
+    s.phase = PLAY
+    s.current = landlord
+    s.table = 0
+    s.table_player = -1
+
+
+cdef inline void void_deal(GameState* s) noexcept nogil:
+    s.void = 1
+    s.phase = OVER
+    s.current = -1
+
+
+cdef inline bint is_spring(const GameState* s) noexcept nogil:
+    if s.phase != OVER or s.void:
+        return False
+    if s.winner == s.landlord:
+        return s.farmer_plays == 0
+    return s.landlord_plays == 1
+
+
+cdef inline long long score(const GameState* s, const GameConfig* cfg) noexcept nogil:
+    # at most 3 x 2^8 grabs x 2^14 bombs and rocket x 2: a long long never overflows
+    cdef long long total = (<long long>s.bid) << s.grabs
+    total <<= s.bombs
+    if cfg.spring and is_spring(s):
+        total *= 2
+    return total
+
+
+cdef inline int next_grabber(const GameState* s) noexcept nogil:
+    """Call/grab: who may grab next after the call, or -1 when grabbing is over. Each other
+    player who did not decline to call, in seat order after the caller, once; then the caller
+    once, to grab back, if someone grabbed."""
+    cdef int turn, seat
+    for turn in range(s.grab_turn, 3):
+        if turn < 2:
+            seat = (s.caller + 1 + turn) % 3
+            if not (s.declined >> seat) & 1:
+                return seat
+        elif s.grabs > 0:
+            return s.caller
+    return -1
+
+
+cdef inline int grab_turn_of(const GameState* s, int seat) noexcept nogil:
+    if seat == s.caller:
+        return 2
+    return (seat - s.caller + 2) % 3
+
+
+cdef inline int seat_after(const GameState* s, int seat, int steps) noexcept nogil:
+    """The seat `steps` turns after seat, in the direction of play."""
+    return ((seat + steps * s.direction) % s.players + s.players) % s.players
+
+
+cdef inline int two_player_grabber(const GameState* s) noexcept nogil:
+    """Two players: who may grab now, or -1 when grabbing is over: the player who does not
+    hold the landlord, unless they declined to call or the grabs ran out (max_grabs is
+    checked by the caller of this function)."""
+    cdef int holder = s.high_bidder if s.high_bidder >= 0 else s.caller
+    cdef int other = 1 - holder
+    if (s.declined >> other) & 1:
+        return -1
+    return other
+
+
+cdef inline int bidding_actions(const GameState* s, const GameConfig* cfg, uint64_t* codes) noexcept nogil:
+    cdef int n = 0, value
+    codes[n] = 0
+    n += 1
+    if cfg.bidding == POINTS:
+        for value in range(s.bid + 1, 4):
+            codes[n] = make_code(0, BID, value, 1)
+            n += 1
+    elif s.caller < 0:
+        codes[n] = make_code(0, CALL, 0, 1)
+        n += 1
+    elif s.grabs < cfg.max_grabs:
+        codes[n] = make_code(0, GRAB, 0, 1)
+        n += 1
+    return n
+
+
+cdef inline int check_action(const GameState* s, const GameConfig* cfg, uint64_t action) noexcept nogil:
+    cdef uint64_t codes[8]
+    cdef int n, i
+    if s.phase == OVER:
+        return ILLEGAL_OVER
+    if s.phase == BIDDING:
+        if action != 0 and code_kind(action) < BID:
+            return ILLEGAL_PHASE
+        n = bidding_actions(s, cfg, codes)
+        for i in range(n):
+            if codes[i] == action:
+                return ILLEGAL_OK
+        return ILLEGAL_BID
+    if code_kind(action) >= BID:
+        return ILLEGAL_PHASE
+    i = legality(s.hands[s.current], action, s.table, s.table == 0,
+                 &cfg.rs)
+    return ILLEGAL_OK if i == 0 else ILLEGAL_MOVE + i
+
+
+cdef inline void apply_action(GameState* s, const GameConfig* cfg, uint64_t action) noexcept nogil:
+    s.ply += 1
+    if s.phase == BIDDING:
+        if cfg.bidding == POINTS:
+            apply_points_bid(s, action)
+        elif s.players == 2:
+            apply_two_player_call(s, action, cfg.max_grabs)
+        else:
+            apply_three_player_call(s, action, cfg.max_grabs)
+    else:
+        apply_play(s, action)
+
+
+cdef inline void apply_points_bid(GameState* s, uint64_t action) noexcept nogil:
+    """Each player once bids higher or passes; a 3 ends bidding at once."""
+    if code_kind(action) == BID:
+        s.bid = code_rank(action)
+        s.high_bidder = s.current
+    s.turns += 1
+    if s.bid == 3 or s.turns == s.players:
+        if s.high_bidder < 0:
+            void_deal(s)
+        else:
+            settle(s, s.high_bidder)
+    else:
+        s.current = seat_after(s, s.current, 1)
+
+
+cdef inline void apply_three_player_call(GameState* s, uint64_t action, int max_grabs) noexcept nogil:
+    """Call, then each other player who did not decline once may grab, then the caller may
+    grab back once (RULES.md section 4, last paragraph)."""
+    cdef int seat = s.current, kind = code_kind(action), next_seat
+    if s.caller < 0:
+        s.turns += 1
+        if kind == CALL:
+            s.caller = seat
+            s.bid = 1
+        else:
+            s.declined |= 1 << seat
+            if s.turns == 3:
+                void_deal(s)
+            else:
+                s.current = (seat + 1) % 3
+            return
+    else:
+        if kind == GRAB:
+            s.grabs += 1
+            s.high_bidder = seat
+        s.grab_turn = grab_turn_of(s, seat) + 1
+    next_seat = next_grabber(s)
+    if next_seat < 0 or s.grabs >= max_grabs:      # nobody left who may grab
+        settle(s, s.high_bidder if s.high_bidder >= 0 else s.caller)
+    else:
+        s.current = next_seat
+
+
+cdef inline void apply_two_player_call(GameState* s, uint64_t action, int max_grabs) noexcept nogil:
+    """Call or decline; once called, grabs go back and forth, each by the player who does not
+    hold the landlord, until one declines or max_grabs is reached (RULES.md section 4)."""
+    cdef int seat = s.current, kind = code_kind(action), next_seat
+    if s.caller < 0:
+        s.turns += 1
+        if kind == CALL:
+            s.caller = seat
+            s.bid = 1
+        else:
+            s.declined |= 1 << seat
+            if s.turns == 2:
+                void_deal(s)
+            else:
+                s.current = 1 - seat
+            return
+    elif kind == GRAB:
+        s.grabs += 1
+        s.high_bidder = seat
+    else:
+        settle(s, s.high_bidder if s.high_bidder >= 0 else s.caller)
+        return
+    next_seat = two_player_grabber(s)
+    if next_seat < 0 or s.grabs >= max_grabs:
+        settle(s, s.high_bidder if s.high_bidder >= 0 else s.caller)
+    else:
+        s.current = next_seat
+
+
+cdef inline void apply_play(GameState* s, uint64_t action) noexcept nogil:
+    cdef int seat = s.current, kind = code_kind(action), next_seat
+    if action == 0:
+        next_seat = seat_after(s, seat, 1)
+        if next_seat == s.table_player:
+            s.table = 0                   # everyone else passed: the trick is over
+            s.table_player = -1
+        s.current = next_seat
+        return
+    s.hands[seat] -= code_cards(action)
+    s.played[seat] += code_cards(action)
+    if seat == s.landlord:
+        s.landlord_plays += 1
+    else:
+        s.farmer_plays += 1
+    if kind == SKIP or kind == REVERSE:
+        # Uno the Landlord: the table's move stays; only the turn order changes
+        if kind == SKIP:
+            next_seat = seat_after(s, seat, 2)          # the next player loses their turn
+            if next_seat == s.table_player:
+                s.table = 0                            # the turn is back with the move's maker
+                s.table_player = -1
+        else:
+            s.direction = -s.direction
+            next_seat = seat_after(s, seat, 1)
+            if next_seat == s.table_player:
+                next_seat = seat_after(s, next_seat, 1)  # nobody answers their own move
+    else:
+        s.table = action
+        s.table_player = seat
+        if kind == BOMB or kind == ROCKET:
+            s.bombs += 1
+        next_seat = seat_after(s, seat, 1)
+    if s.hands[seat] == 0 or (s.players == 2 and seat != s.landlord and s.grabs > 0
+                              and card_total(s.hands[seat]) <= s.grabs):
+        s.winner = seat                   # out of cards, or a farmer down to the let count
+        s.phase = OVER
+        s.current = -1
+    else:
+        s.current = next_seat
