@@ -24,6 +24,7 @@ from ddz.moves import (
     why_illegal,
 )
 from ddz.rules import CLASSIC, DOUZERO, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
+from ddz.simulation import SimulationResult, VectorGame, simulate
 
 __version__ = "0.1.0"
 
@@ -50,9 +51,12 @@ __all__ = [
     "MoveType",
     "Observation",
     "Rules",
+    "SimulationResult",
+    "VectorGame",
     "beats",
     "classify",
     "is_legal",
     "legal_moves",
+    "simulate",
     "why_illegal",
 ]

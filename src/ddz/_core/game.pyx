@@ -37,21 +37,6 @@ def shuffled_deal(object rules, uint64_t seed):
     return [hands[seat] for seat in range(cfg.players)], kitty, rng
 
 
-cdef GameConfig config_of(object rules) except *:
-    """The core's configuration of a ddz.Rules."""
-    cdef GameConfig cfg
-    cfg.rs = rules_of(rules)
-    cfg.deck = cfg.rs.deck
-    cfg.bidding = {"points": POINTS, "call-grab": CALL_GRAB, "random": RANDOM_LANDLORD}[
-        rules.bidding.value]
-    cfg.max_grabs = rules.max_grabs
-    cfg.spring = rules.spring
-    cfg.players = rules.players
-    cfg.hand_size = rules.hand_size
-    cfg.kitty_size = rules.kitty_size
-    return cfg
-
-
 def seeded_below(uint64_t state, unsigned n):
     """(a uniform integer in [0, n), the state after) from the generator's state."""
     cdef unsigned value = below(&state, n)

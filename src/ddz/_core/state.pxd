@@ -12,6 +12,7 @@ from ddz._core.ruleset cimport *
 from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 from ddz._core.rng cimport below
+from ddz._core.moves cimport rules_of
 
 cdef enum:
     BID = 17            # action type: bid the value in the rank field
@@ -70,6 +71,21 @@ ctypedef struct GameState:
     int players             # 2 or 3
     int direction           # +1 in seat order, -1 after an odd number of Reverses
     uint64_t played[3]      # the cards each seat has played: public knowledge
+
+
+cdef inline GameConfig config_of(object rules) except *:
+    """The core's configuration of a ddz.Rules."""
+    cdef GameConfig cfg
+    cfg.rs = rules_of(rules)
+    cfg.deck = cfg.rs.deck
+    cfg.bidding = {"points": POINTS, "call-grab": CALL_GRAB, "random": RANDOM_LANDLORD}[
+        rules.bidding.value]
+    cfg.max_grabs = rules.max_grabs
+    cfg.spring = rules.spring
+    cfg.players = rules.players
+    cfg.hand_size = rules.hand_size
+    cfg.kitty_size = rules.kitty_size
+    return cfg
 
 
 cdef inline int deal_cards(const GameConfig* cfg, uint64_t seed, uint64_t* hands,

@@ -1,0 +1,305 @@
+# cython: language_level=3, cdivision=True
+"""Many games at once, in C: whole random games across threads, and a vector of games stepped
+together (numpy in, numpy out).
+
+Game i of a run starts as ddz.Game(rules, seed=game_seed(seed, i)) does (state.pxd's
+seeded_start), so any single game can be replayed in Python. The loops hold no Python
+objects and run without the GIL.
+"""
+
+from libc.stdint cimport uint64_t, int64_t, int8_t
+from libc.stdlib cimport malloc, free
+
+from ddz._core.layout cimport *
+from ddz._core.ruleset cimport *
+from ddz._core.readings cimport *
+from ddz._core.generator cimport *
+from ddz._core.rng cimport below, splitmix64
+from ddz._core.state cimport *
+
+cdef enum:
+    CODES = 4096            # legal moves a turn holds on the stack (more: the heap)
+    OBS_SIZE = 140          # ddz.OBSERVATION_SIZE: the layout is game.py's OBSERVATION_LAYOUT
+
+
+cdef inline uint64_t mix(uint64_t seed, uint64_t index, uint64_t salt) noexcept nogil:
+    """A seed for one game (salt 0) or one game's agents (salt 1), from the run's seed."""
+    cdef uint64_t state = seed ^ (index * 0xD1B54A32D192ED03ULL) ^ (salt * 0x8CB92BA72F3D8DD7ULL)
+    return splitmix64(&state)
+
+
+def game_seed(uint64_t seed, uint64_t index):
+    """The deal seed of game `index` of a run seeded with `seed`: ddz.Game(rules,
+    seed=game_seed(seed, index)) starts as that game did."""
+    return mix(seed, index, 0)
+
+
+cdef int legal_codes(const GameState* s, const GameConfig* cfg, uint64_t* codes,
+                     Py_ssize_t cap) noexcept nogil:
+    """The legal action codes of the player to act; how many (may exceed cap: only cap
+    written)."""
+    cdef Sink sink
+    if s.phase == BIDDING:
+        return bidding_actions(s, cfg, codes)
+    if s.phase == OVER:
+        return 0
+    sink.out = codes
+    sink.cap = cap
+    sink.n = 0
+    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
+    return <int>sink.n
+
+
+cdef uint64_t random_action(const GameState* s, const GameConfig* cfg, uint64_t* rng,
+                            uint64_t* codes) noexcept nogil:
+    """A uniformly random legal action (codes: scratch room for CODES codes)."""
+    cdef int n = legal_codes(s, cfg, codes, CODES)
+    cdef uint64_t* heap
+    cdef uint64_t chosen
+    if n <= CODES:
+        return codes[below(rng, n)]
+    heap = <uint64_t*>malloc(n * sizeof(uint64_t))   # a hand richer than CODES moves
+    if heap == NULL:
+        return codes[below(rng, CODES)]
+    legal_codes(s, cfg, heap, n)
+    chosen = heap[below(rng, n)]
+    free(heap)
+    return chosen
+
+
+cdef void play_random_games(const GameConfig* cfg, uint64_t seed, Py_ssize_t start,
+                            Py_ssize_t stop, int64_t* payoffs, int8_t* winners,
+                            int8_t* landlords, int64_t* lengths) noexcept nogil:
+    cdef GameState s
+    cdef uint64_t codes[CODES]
+    cdef uint64_t rng
+    cdef long long out[3]
+    cdef Py_ssize_t game
+    cdef int seat
+    for game in range(start, stop):
+        seeded_start(&s, cfg, mix(seed, game, 0))
+        rng = mix(seed, game, 1)
+        while s.phase != OVER:
+            apply_action(&s, cfg, random_action(&s, cfg, &rng, codes))
+        payoffs_of(&s, cfg, out)
+        for seat in range(3):
+            payoffs[3 * game + seat] = out[seat] if seat < cfg.players else 0
+        winners[game] = s.winner
+        landlords[game] = s.landlord
+        lengths[game] = s.ply
+
+
+def simulate_random(object rules, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
+                    int64_t[:, ::1] payoffs, int8_t[::1] winners, int8_t[::1] landlords,
+                    int64_t[::1] lengths):
+    """Play games start..stop-1 of a run with random agents, entirely in C without the GIL,
+    writing each game's row of the result arrays (callers run slices on several threads)."""
+    cdef GameConfig cfg = config_of(rules)
+    if not (0 <= start <= stop <= payoffs.shape[0] and payoffs.shape[1] == 3
+            and winners.shape[0] == landlords.shape[0] == lengths.shape[0] == payoffs.shape[0]):
+        raise ValueError("result arrays of the wrong shape for this slice")
+    with nogil:
+        play_random_games(&cfg, seed, start, stop, &payoffs[0, 0], &winners[0], &landlords[0],
+                          &lengths[0])
+
+
+# --- a vector of games ---------------------------------------------------------------------
+
+cdef inline int find_code(const uint64_t* sorted_codes, const int64_t* order, Py_ssize_t size,
+                          uint64_t code) noexcept nogil:
+    """The action index of a code (binary search), or -1."""
+    cdef Py_ssize_t low = 0, high = size, middle
+    while low < high:
+        middle = (low + high) // 2
+        if sorted_codes[middle] < code:
+            low = middle + 1
+        else:
+            high = middle
+    if low < size and sorted_codes[low] == code:
+        return <int>order[low]
+    return -1
+
+
+cdef inline int log2_floor(long long value) noexcept nogil:
+    cdef int bits = 0
+    while value > 1:
+        value >>= 1
+        bits += 1
+    return bits
+
+
+cdef void encode(const GameState* s, const GameConfig* cfg, int player,
+                 int8_t* out) noexcept nogil:
+    """Observation.encode() of `player`, in C (game.py's OBSERVATION_LAYOUT)."""
+    cdef int i, k, seat, seats = s.players, offset = 0
+    cdef uint64_t table_cards
+    for i in range(OBS_SIZE):
+        out[i] = 0
+    if player < 0:
+        return
+    for i in range(17):
+        out[i] = <int8_t>count_of(s.hands[player], i)
+    offset = 17
+    for k in range(seats):
+        seat = (player + k) % seats
+        for i in range(17):
+            out[offset + 17 * k + i] = <int8_t>count_of(s.played[seat], i)
+    offset += 51
+    for k in range(seats):
+        out[offset + k] = <int8_t>card_total(s.hands[(player + k) % seats])
+    offset += 3
+    if s.landlord >= 0:
+        out[offset + (s.landlord - player + seats) % seats] = 1
+        for i in range(17):
+            out[offset + 3 + i] = <int8_t>count_of(s.kitty, i)
+    offset += 3 + 17
+    if s.table:
+        table_cards = code_cards(s.table)
+        for i in range(17):
+            out[offset + i] = <int8_t>count_of(table_cards, i)
+        out[offset + 17 + (s.table_player - player + seats) % seats] = 1
+        out[offset + 20 + code_kind(s.table)] = 1
+    offset += 17 + 3 + 17
+    out[offset + s.phase] = 1
+    offset += 3
+    out[offset + s.bid] = 1
+    offset += 4
+    out[offset] = <int8_t>log2_floor(score(s, cfg)) if score(s, cfg) > 0 else 0
+    offset += 1
+    if s.current >= 0:
+        out[offset + (s.current - player + seats) % seats] = 1
+    offset += 3
+    out[offset] = <int8_t>s.direction
+
+
+cdef class VectorGame:
+    """n games stepped together; see ddz.VectorGame for the contract."""
+
+    cdef GameState* states
+    cdef uint64_t* episodes
+    cdef GameConfig cfg
+    cdef Py_ssize_t n, size
+    cdef uint64_t seed
+    cdef uint64_t rng             # for sample_legal
+    cdef uint64_t* codes          # the action space: code of each index
+    cdef uint64_t* sorted_codes   # the same, sorted, for the binary search
+    cdef int64_t* order           # index of each sorted code
+    cdef readonly object rules
+
+    def __cinit__(self, object rules, Py_ssize_t n, uint64_t seed, uint64_t[::1] codes,
+                  uint64_t[::1] sorted_codes, int64_t[::1] order):
+        cdef Py_ssize_t i
+        if n <= 0:
+            raise ValueError("a VectorGame holds at least one game")
+        self.cfg = config_of(rules)
+        self.rules = rules
+        self.n = n
+        self.seed = seed
+        self.rng = mix(seed, 0, 2)
+        self.size = codes.shape[0]
+        self.states = <GameState*>malloc(n * sizeof(GameState))
+        self.episodes = <uint64_t*>malloc(n * sizeof(uint64_t))
+        self.codes = <uint64_t*>malloc(self.size * sizeof(uint64_t))
+        self.sorted_codes = <uint64_t*>malloc(self.size * sizeof(uint64_t))
+        self.order = <int64_t*>malloc(self.size * sizeof(int64_t))
+        if (self.states == NULL or self.episodes == NULL or self.codes == NULL
+                or self.sorted_codes == NULL or self.order == NULL):
+            raise MemoryError()
+        for i in range(self.size):
+            self.codes[i] = codes[i]
+            self.sorted_codes[i] = sorted_codes[i]
+            self.order[i] = order[i]
+        for i in range(n):
+            self.episodes[i] = 0
+            seeded_start(&self.states[i], &self.cfg, self.episode_seed(i))
+
+    def __dealloc__(self):
+        free(self.states)
+        free(self.episodes)
+        free(self.codes)
+        free(self.sorted_codes)
+        free(self.order)
+
+    cdef inline uint64_t episode_seed(self, Py_ssize_t game) noexcept nogil:
+        return mix(self.seed, <uint64_t>game + (<uint64_t>self.n) * self.episodes[game], 0)
+
+    def deal_seed(self, Py_ssize_t game):
+        """The seed of game `game`'s current deal: ddz.Game(rules, seed=...) starts there."""
+        if not 0 <= game < self.n:
+            raise IndexError(game)
+        return self.episode_seed(game)
+
+    def legal_action_mask(self, object out):
+        """Fill out (n x actions, bool / uint8) with each game's legal actions."""
+        cdef unsigned char[:, ::1] mask = out
+        cdef uint64_t codes[CODES]
+        cdef Py_ssize_t game
+        cdef int count, i, index
+        if mask.shape[0] != self.n or mask.shape[1] != self.size:
+            raise ValueError("the mask needs one row a game and one column an action")
+        with nogil:
+            for game in range(self.n):
+                for i in range(self.size):
+                    mask[game, i] = 0
+                count = legal_codes(&self.states[game], &self.cfg, codes, CODES)
+                for i in range(min(count, CODES)):
+                    index = find_code(self.sorted_codes, self.order, self.size, codes[i])
+                    if index >= 0:
+                        mask[game, index] = 1
+
+    def step(self, int64_t[::1] actions, int64_t[:, ::1] rewards, unsigned char[::1] done):
+        """Apply one action index per game; games that end write their payoffs to rewards,
+        set done, and start their next deal. All actions are checked first: if one is not
+        legal, ValueError names the game and nothing changes."""
+        cdef Py_ssize_t game, bad = -1
+        cdef int seat
+        cdef long long out[3]
+        cdef uint64_t code
+        if actions.shape[0] != self.n or rewards.shape[0] != self.n or done.shape[0] != self.n:
+            raise ValueError("one action, one reward row and one done flag a game")
+        with nogil:
+            for game in range(self.n):
+                if not 0 <= actions[game] < self.size or check_action(
+                        &self.states[game], &self.cfg, self.codes[actions[game]]) != 0:
+                    bad = game
+                    break
+            if bad < 0:
+                for game in range(self.n):
+                    apply_action(&self.states[game], &self.cfg, self.codes[actions[game]])
+                    done[game] = self.states[game].phase == OVER
+                    payoffs_of(&self.states[game], &self.cfg, out)
+                    for seat in range(3):
+                        rewards[game, seat] = out[seat] if seat < self.cfg.players else 0
+                    if done[game]:
+                        self.episodes[game] += 1
+                        seeded_start(&self.states[game], &self.cfg, self.episode_seed(game))
+        if bad >= 0:
+            raise ValueError(f"game {bad}: action {actions[bad]} is not legal there")
+
+    def sample_legal(self, int64_t[::1] out):
+        """One uniformly random legal action index a game, drawn in C (seeded by the
+        VectorGame's seed): random play without building a mask."""
+        cdef uint64_t codes[CODES]
+        cdef Py_ssize_t game
+        if out.shape[0] != self.n:
+            raise ValueError("one action a game")
+        with nogil:
+            for game in range(self.n):
+                out[game] = find_code(self.sorted_codes, self.order, self.size,
+                                      random_action(&self.states[game], &self.cfg, &self.rng,
+                                                    codes))
+
+    def observations(self, int8_t[:, ::1] out):
+        """Fill out (n x OBSERVATION_SIZE) with each game's observation of its player to act."""
+        cdef Py_ssize_t game
+        if out.shape[0] != self.n or out.shape[1] != OBS_SIZE:
+            raise ValueError("one row a game, OBSERVATION_SIZE columns")
+        with nogil:
+            for game in range(self.n):
+                encode(&self.states[game], &self.cfg, self.states[game].current,
+                       &out[game, 0])
+
+    def current_players(self, int8_t[::1] out):
+        cdef Py_ssize_t game
+        for game in range(self.n):
+            out[game] = self.states[game].current

@@ -1,0 +1,176 @@
+"""Simulation at scale: whole games in C across threads, and a vector of games stepped together.
+
+``simulate`` plays complete games (deal, bidding, play) with random agents entirely in the
+native core, across threads; ``VectorGame`` holds many games in C arrays and steps them all
+with one call (numpy in, numpy out), resetting each game to a new deal when it ends.
+
+>>> import ddz
+>>> result = ddz.simulate(1000, rules=ddz.CLASSIC, seed=1, threads=2)
+>>> result.payoffs.shape, int(result.payoffs.sum()), result == ddz.simulate(1000, seed=1)
+((1000, 3), 0, True)
+>>> games = ddz.VectorGame(4, rules=ddz.CLASSIC, seed=2)
+>>> mask = games.legal_action_mask()
+>>> mask.shape == (4, ddz.CLASSIC.num_actions), games.observations().shape
+(True, (4, 140))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ddz._core import vector as _core
+from ddz.actions import ActionSpace, action_space
+from ddz.game import OBSERVATION_SIZE
+from ddz.rules import CLASSIC, Rules
+
+__all__ = ["SimulationResult", "VectorGame", "game_seed", "simulate"]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The deal seed of game ``index`` of a run seeded with ``seed``:
+    ``ddz.Game(rules, seed=game_seed(seed, index))`` starts with that game's deal."""
+    return int(_core.game_seed(seed, index))
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class SimulationResult:
+    """What ``simulate`` returns: one row per game.
+
+    ``payoffs`` (n x players, zero-sum; all zero for a void deal), ``winners`` (the seat that
+    went out, -1 for a void deal), ``landlords`` (-1 for a void deal) and ``lengths`` (the
+    actions taken, bidding included).
+    """
+
+    payoffs: npt.NDArray[np.int64]
+    winners: npt.NDArray[np.int8]
+    landlords: npt.NDArray[np.int8]
+    lengths: npt.NDArray[np.int64]
+
+    @property
+    def void(self) -> npt.NDArray[np.bool_]:
+        """The games that were void deals (everyone passed in bidding)."""
+        return self.landlords < 0
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SimulationResult):
+            return NotImplemented
+        return all(
+            np.array_equal(getattr(self, f.name), getattr(other, f.name))
+            for f in dataclasses.fields(self)
+        )
+
+
+def simulate(
+    n: int,
+    *,
+    rules: Rules = CLASSIC,
+    agents: str | tuple[str, ...] = "random",
+    seed: int = 0,
+    threads: int = 1,
+) -> SimulationResult:
+    """Play ``n`` complete games entirely in C, on ``threads`` threads, and return the results
+    as numpy arrays. Game i starts as ``ddz.Game(rules, seed=game_seed(seed, i))``; the same
+    seed gives the same results whatever the number of threads.
+
+    The agents in the core are random (every legal action equally likely); other agents play
+    through ``ddz.arena`` in Python.
+    """
+    names = (agents,) * rules.players if isinstance(agents, str) else tuple(agents)
+    if len(names) != rules.players or set(names) != {"random"}:
+        raise ValueError(
+            f"the core plays random agents, one a seat ({rules.players}); got {agents!r} "
+            "(greedy and other agents play through ddz.arena)"
+        )
+    if n < 0 or threads < 1:
+        raise ValueError("need n >= 0 games and threads >= 1")
+    payoffs = np.zeros((n, 3), dtype=np.int64)
+    winners = np.zeros(n, dtype=np.int8)
+    landlords = np.zeros(n, dtype=np.int8)
+    lengths = np.zeros(n, dtype=np.int64)
+    bounds = np.linspace(0, n, threads + 1).astype(int)
+
+    def run(start: int, stop: int) -> None:
+        _core.simulate_random(rules, seed, start, stop, payoffs, winners, landlords, lengths)
+
+    if threads == 1:
+        run(0, n)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            for future in [pool.submit(run, a, b) for a, b in itertools.pairwise(bounds)]:
+                future.result()
+    return SimulationResult(payoffs[:, : rules.players], winners, landlords, lengths)
+
+
+class VectorGame:
+    """``n`` games in C arrays, stepped together.
+
+    * ``legal_action_mask()``: an (n x ``rules.num_actions``) bool array, over
+      ``ddz.ActionSpace(rules)``.
+    * ``step(actions)``: one action index a game. Returns ``(rewards, done)``: rewards an
+      (n x players) int64 array (a game's payoffs on the step it ends, zeros otherwise), done
+      an n bool array. A game that ends starts its next deal at once (auto-reset), so every
+      game always has a player to act; ``deal_seed(i)`` tells the new deal's seed.
+    * Illegal actions are defined once: if any action is not legal in its game, ``step``
+      raises ``ValueError`` naming the game, and no game changes.
+    * ``observations()``: an (n x ``OBSERVATION_SIZE``) int8 array, each game seen by its
+      player to act (``Observation.encode()``'s layout).
+    """
+
+    def __init__(self, n: int, *, rules: Rules = CLASSIC, seed: int = 0) -> None:
+        self.rules = rules
+        self.n = n
+        self.space: ActionSpace = action_space(rules)
+        codes = np.ascontiguousarray(self.space.codes, dtype=np.uint64)
+        order = np.argsort(codes, kind="stable").astype(np.int64)
+        self._core: Any = _core.VectorGame(
+            rules, n, seed, codes, np.ascontiguousarray(codes[order]), order
+        )
+        self._mask = np.zeros((n, self.space.size), dtype=np.bool_)
+        self._rewards = np.zeros((n, 3), dtype=np.int64)
+        self._done = np.zeros(n, dtype=np.bool_)
+
+    @property
+    def num_actions(self) -> int:
+        return self.space.size
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """Each game's legal actions, one row a game (a new array each call)."""
+        self._core.legal_action_mask(self._mask.view(np.uint8))
+        return self._mask.copy()
+
+    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        """Apply one action index a game: ``(rewards, done)`` (see the class docstring)."""
+        chosen = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
+        if len(chosen) != self.n:
+            raise ValueError(f"step takes one action a game ({self.n}), not {len(chosen)}")
+        self._core.step(chosen, self._rewards, self._done.view(np.uint8))
+        return self._rewards[:, : self.rules.players].copy(), self._done.copy()
+
+    def sample_legal(self) -> npt.NDArray[np.int64]:
+        """One uniformly random legal action index a game, drawn in the core (seeded by the
+        VectorGame's seed): for random play and baselines without building masks."""
+        out = np.zeros(self.n, dtype=np.int64)
+        self._core.sample_legal(out)
+        return out
+
+    def observations(self) -> npt.NDArray[np.int8]:
+        """Each game's observation of its player to act, one row a game."""
+        out = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.int8)
+        self._core.observations(out)
+        return out
+
+    @property
+    def current_players(self) -> npt.NDArray[np.int8]:
+        out = np.zeros(self.n, dtype=np.int8)
+        self._core.current_players(out)
+        return out
+
+    def deal_seed(self, game: int) -> int:
+        """The seed of game ``game``'s current deal (``ddz.Game(rules, seed=...)``)."""
+        return int(self._core.deal_seed(game))
