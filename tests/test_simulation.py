@@ -37,6 +37,14 @@ def test_simulate_payoffs_follow_the_winner_and_the_landlord() -> None:
     assert (landlord_pay[played & ~landlord_won] < 0).all()
 
 
+def test_slices_of_a_run_concatenate_to_the_run() -> None:
+    whole = ddz.simulate(900, seed=2)
+    parts = [ddz.simulate(300, seed=2, first_game=first) for first in (0, 300, 600)]
+    for name in ("payoffs", "winners", "landlords", "lengths"):
+        joined = np.concatenate([getattr(part, name) for part in parts])
+        assert np.array_equal(joined, getattr(whole, name))
+
+
 def test_simulate_checks_its_arguments() -> None:
     with pytest.raises(ValueError, match="random agents"):
         ddz.simulate(10, agents="greedy")

@@ -73,10 +73,13 @@ def simulate(
     agents: str | tuple[str, ...] = "random",
     seed: int = 0,
     threads: int = 1,
+    first_game: int = 0,
 ) -> SimulationResult:
     """Play ``n`` complete games entirely in C, on ``threads`` threads, and return the results
     as numpy arrays. Game i starts as ``ddz.Game(rules, seed=game_seed(seed, i))``; the same
-    seed gives the same results whatever the number of threads.
+    seed gives the same results whatever the number of threads. ``first_game`` plays games
+    ``first_game .. first_game + n - 1`` of the run instead, so that slices of one run played
+    apart (other processes, other machines) concatenate to the whole run.
 
     The agents in the core are random (every legal action equally likely); other agents play
     through ``ddz.arena`` in Python.
@@ -87,8 +90,8 @@ def simulate(
             f"the core plays random agents, one a seat ({rules.players}); got {agents!r} "
             "(greedy and other agents play through ddz.arena)"
         )
-    if n < 0 or threads < 1:
-        raise ValueError("need n >= 0 games and threads >= 1")
+    if n < 0 or threads < 1 or first_game < 0:
+        raise ValueError("need n >= 0 games, threads >= 1 and first_game >= 0")
     payoffs = np.zeros((n, 3), dtype=np.int64)
     winners = np.zeros(n, dtype=np.int8)
     landlords = np.zeros(n, dtype=np.int8)
@@ -96,7 +99,9 @@ def simulate(
     bounds = np.linspace(0, n, threads + 1).astype(int)
 
     def run(start: int, stop: int) -> None:
-        _core.simulate_random(rules, seed, start, stop, payoffs, winners, landlords, lengths)
+        _core.simulate_random(
+            rules, seed, first_game, start, stop, payoffs, winners, landlords, lengths
+        )
 
     if threads == 1:
         run(0, n)

@@ -6,6 +6,7 @@ def game_seed(seed: int, index: int) -> int: ...
 def simulate_random(
     rules: Any,
     seed: int,
+    first: int,
     start: int,
     stop: int,
     payoffs: Any,

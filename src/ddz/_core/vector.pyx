@@ -67,9 +67,10 @@ cdef uint64_t random_action(const GameState* s, const GameConfig* cfg, uint64_t*
     return chosen
 
 
-cdef void play_random_games(const GameConfig* cfg, uint64_t seed, Py_ssize_t start,
-                            Py_ssize_t stop, int64_t* payoffs, int8_t* winners,
-                            int8_t* landlords, int64_t* lengths) noexcept nogil:
+cdef void play_random_games(const GameConfig* cfg, uint64_t seed, Py_ssize_t first,
+                            Py_ssize_t start, Py_ssize_t stop, int64_t* payoffs,
+                            int8_t* winners, int8_t* landlords, int64_t* lengths) noexcept nogil:
+    """Rows start..stop-1 of the results: games first + start .. first + stop - 1 of the run."""
     cdef GameState s
     cdef uint64_t codes[CODES]
     cdef uint64_t rng
@@ -77,8 +78,8 @@ cdef void play_random_games(const GameConfig* cfg, uint64_t seed, Py_ssize_t sta
     cdef Py_ssize_t game
     cdef int seat
     for game in range(start, stop):
-        seeded_start(&s, cfg, mix(seed, game, 0))
-        rng = mix(seed, game, 1)
+        seeded_start(&s, cfg, mix(seed, first + game, 0))
+        rng = mix(seed, first + game, 1)
         while s.phase != OVER:
             apply_action(&s, cfg, random_action(&s, cfg, &rng, codes))
         payoffs_of(&s, cfg, out)
@@ -89,18 +90,20 @@ cdef void play_random_games(const GameConfig* cfg, uint64_t seed, Py_ssize_t sta
         lengths[game] = s.ply
 
 
-def simulate_random(object rules, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-                    int64_t[:, ::1] payoffs, int8_t[::1] winners, int8_t[::1] landlords,
-                    int64_t[::1] lengths):
-    """Play games start..stop-1 of a run with random agents, entirely in C without the GIL,
-    writing each game's row of the result arrays (callers run slices on several threads)."""
+def simulate_random(object rules, uint64_t seed, Py_ssize_t first, Py_ssize_t start,
+                    Py_ssize_t stop, int64_t[:, ::1] payoffs, int8_t[::1] winners,
+                    int8_t[::1] landlords, int64_t[::1] lengths):
+    """Play rows start..stop-1 (games first + row of a run) with random agents, entirely in C
+    without the GIL, writing each game's row of the result arrays (callers run slices of the
+    rows on several threads)."""
     cdef GameConfig cfg = config_of(rules)
-    if not (0 <= start <= stop <= payoffs.shape[0] and payoffs.shape[1] == 3
+    if first < 0 or not (0 <= start <= stop <= payoffs.shape[0] and payoffs.shape[1] == 3
             and winners.shape[0] == landlords.shape[0] == lengths.shape[0] == payoffs.shape[0]):
         raise ValueError("result arrays of the wrong shape for this slice")
     with nogil:
-        play_random_games(&cfg, seed, start, stop, &payoffs[0, 0], &winners[0], &landlords[0],
-                          &lengths[0])
+        if stop > start:
+            play_random_games(&cfg, seed, first, start, stop, &payoffs[0, 0], &winners[0],
+                              &landlords[0], &lengths[0])
 
 
 # --- a vector of games ---------------------------------------------------------------------
