@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz.actions import ActionSpace
 from ddz.simulation import game_seed
+from ddz.testing import check_env
 
 VARIANTS = [ddz.CLASSIC, ddz.TWO_PLAYER, ddz.UNO_LANDLORD, ddz.DOUZERO]
 IDS = ["classic", "two-player", "uno-landlord", "douzero"]
@@ -62,33 +62,21 @@ def test_game_seed_is_the_deal_of_a_game() -> None:
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=IDS)
 def test_vector_game_steps_as_games_do(rules: ddz.Rules) -> None:
-    n = 8
-    vector = ddz.VectorGame(n, rules=rules, seed=3)
-    space = ActionSpace(rules)
-    games = [ddz.Game(rules, seed=vector.deal_seed(i)) for i in range(n)]
-    episodes = 0
-    for _ in range(400):
-        masks = vector.legal_action_mask()
-        observations = vector.observations()
-        assert vector.current_players.tolist() == [g.current_player for g in games]
-        for i, game in enumerate(games):
-            assert np.array_equal(masks[i], game.legal_action_mask())
-            player = game.current_player
-            assert player is not None
-            assert np.array_equal(observations[i], game.observation(player).encode())
-        actions = vector.sample_legal()
-        assert masks[np.arange(n), actions].all()
-        rewards, done = vector.step(actions)
-        for i, game in enumerate(games):
-            game.push(space.action(int(actions[i])))
-            assert game.is_over == done[i]
-            if done[i]:
-                episodes += 1
-                assert rewards[i].tolist() == game.payoffs()
-                games[i] = ddz.Game(rules, seed=vector.deal_seed(i))
-            else:
-                assert not rewards[i].any()
-    assert episodes > 0
+    assert check_env(rules, games=8, steps=400, seed=3) > 0
+
+
+def test_check_env_finds_a_difference(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a VectorGame whose observations are off by one card must be caught
+    original = ddz.VectorGame.observations
+
+    def wrong(self: ddz.VectorGame) -> np.ndarray:  # type: ignore[type-arg]
+        out = original(self)
+        out[0, 0] += 1
+        return out
+
+    monkeypatch.setattr(ddz.VectorGame, "observations", wrong)
+    with pytest.raises(AssertionError, match=r"step 0, game 0 .*: observation"):
+        check_env(ddz.CLASSIC, games=2, steps=3)
 
 
 def test_an_illegal_action_changes_no_game() -> None:
