@@ -565,6 +565,78 @@ def games_section(
     results["sections"]["games"] = {"rows": rows}
 
 
+def simulation_section(count: int, seed: int, repeats: int, results: dict[str, Any]) -> None:
+    """ddz.simulate (whole games in C, one and two threads) and VectorGame (sample + step in
+    C) against OpenSpiel's random play-phase loop, per game and per step."""
+    baseline_games = baseline_steps = float("nan")
+    peers = openspiel_game_contenders(min(count, 500), seed)
+    if peers:
+        measure(peers[:1], min(count, 500), repeats, 0.2)
+        baseline_games = peers[0].median
+        baseline_steps = baseline_games * statistics.fmean(peers[0].sizes)
+
+    def median_rate(units: int, run: Callable[[], object]) -> float:
+        run()
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - start)
+        return units / statistics.median(times)
+
+    games = max(count, 20000)
+    rows = []
+    for threads in (1, 2):
+        rate = median_rate(games, lambda t=threads: ddz.simulate(games, seed=seed, threads=t))
+        rows.append(
+            (f"ddz.simulate, random agents, {threads} thread(s)", rate, rate / baseline_games)
+        )
+    for hand_size in (9, 13, 17):
+        rules = ddz.CLASSIC.replace(hand_size=hand_size)
+        rate = median_rate(games, lambda r=rules: ddz.simulate(games, rules=r, seed=seed))
+        rows.append(
+            (f"ddz.simulate, {hand_size}-card hands, 1 thread", rate, rate / baseline_games)
+        )
+    print(
+        f"\nwhole games in the core ({games:,} games; OpenSpiel play phase {baseline_games:,.0f}/s)"
+    )
+    header = f"{'engine':<48} {'games/s':>12} {'x OpenSpiel':>11}"
+    print(header)
+    print("-" * len(header))
+    for name, rate, ratio in rows:
+        print(f"{name:<48} {rate:>12,.0f} {ratio:>10.1f}x")
+    results["sections"]["simulate"] = [
+        {"engine": name, "games_per_s": rate, "ratio_to_openspiel": ratio}
+        for name, rate, ratio in rows
+    ]
+
+    steps_rows = []
+    for n in (64, 256, 1024):
+        vector = ddz.VectorGame(n, seed=seed)
+        rounds = max(1, 200_000 // n)
+
+        def run(vector: ddz.VectorGame = vector, rounds: int = rounds) -> None:
+            for _ in range(rounds):
+                vector.step(vector.sample_legal())
+
+        rate = median_rate(n * rounds, run)
+        steps_rows.append((f"VectorGame({n}): sample_legal + step", rate, rate / baseline_steps))
+        masks = median_rate(n * 20, lambda v=vector: [v.legal_action_mask() for _ in range(20)])
+        steps_rows.append(
+            (f"VectorGame({n}): legal_action_mask (rows)", masks, masks / baseline_steps)
+        )
+    print(f"\nVectorGame steps (OpenSpiel play phase {baseline_steps:,.0f} steps/s)")
+    header = f"{'engine':<48} {'steps/s':>12} {'x OpenSpiel':>11}"
+    print(header)
+    print("-" * len(header))
+    for name, rate, ratio in steps_rows:
+        print(f"{name:<48} {rate:>12,.0f} {ratio:>10.1f}x")
+    results["sections"]["vector"] = [
+        {"engine": name, "steps_per_s": rate, "ratio_to_openspiel": ratio}
+        for name, rate, ratio in steps_rows
+    ]
+
+
 # ---------------------------------------------------------------------------------------------
 # Timing
 
@@ -712,6 +784,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.games:
         games_section(args.games, args.seed, args.repeats, args.min_time, args.rules, results)
+        simulation_section(args.games, args.seed, args.repeats, results)
 
     print(
         "\nspread: (max - min) / median of the samples. avg moves: moves per set as each "

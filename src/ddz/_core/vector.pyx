@@ -9,6 +9,7 @@ objects and run without the GIL.
 
 from libc.stdint cimport uint64_t, int64_t, int8_t
 from libc.stdlib cimport malloc, free
+from libc.string cimport memset
 
 from ddz._core.layout cimport *
 from ddz._core.ruleset cimport *
@@ -242,8 +243,7 @@ cdef class VectorGame:
             raise ValueError("the mask needs one row a game and one column an action")
         with nogil:
             for game in range(self.n):
-                for i in range(self.size):
-                    mask[game, i] = 0
+                memset(&mask[game, 0], 0, self.size)
                 count = legal_codes(&self.states[game], &self.cfg, codes, CODES)
                 for i in range(min(count, CODES)):
                     index = find_code(self.sorted_codes, self.order, self.size, codes[i])
