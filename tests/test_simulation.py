@@ -47,7 +47,7 @@ def test_slices_of_a_run_concatenate_to_the_run() -> None:
 
 def test_simulate_checks_its_arguments() -> None:
     with pytest.raises(ValueError, match="random agents"):
-        ddz.simulate(10, agents="greedy")
+        ddz.simulate(10, agents="clever")
     with pytest.raises(ValueError, match="threads >= 1"):
         ddz.simulate(10, threads=0)
     assert ddz.simulate(0).payoffs.shape == (0, 3)

@@ -1,8 +1,9 @@
 """Simulation at scale: whole games in C across threads, and a vector of games stepped together.
 
-``simulate`` plays complete games (deal, bidding, play) with random agents entirely in the
-native core, across threads; ``VectorGame`` holds many games in C arrays and steps them all
-with one call (numpy in, numpy out), resetting each game to a new deal when it ends.
+``simulate`` plays complete games (deal, bidding, play) with built-in agents (random,
+greedy) entirely in the native core, across threads; ``VectorGame`` holds many games in C
+arrays and steps them all with one call (numpy in, numpy out), resetting each game to a new
+deal when it ends.
 
 >>> import ddz
 >>> result = ddz.simulate(1000, rules=ddz.CLASSIC, seed=1, threads=2)
@@ -30,6 +31,9 @@ from ddz.game import OBSERVATION_SIZE
 from ddz.rules import CLASSIC, Rules
 
 __all__ = ["SimulationResult", "VectorGame", "game_seed", "simulate"]
+
+_AGENT_IDS = {"random": 0, "greedy": 1}
+"""The agents the core plays, by name: their ids in the C loop (vector.pyx's AGENT_*)."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -81,15 +85,24 @@ def simulate(
     ``first_game .. first_game + n - 1`` of the run instead, so that slices of one run played
     apart (other processes, other machines) concatenate to the whole run.
 
-    The agents in the core are random (every legal action equally likely); other agents play
-    through ``ddz.arena`` in Python.
+    ``agents`` names the built-in agents that play, in C: one name for every seat or one a
+    seat, each ``"random"`` (every legal action equally likely, drawn from the game's seeded
+    generator) or ``"greedy"`` (``ddz.agents.GreedyAgent``'s choice in every state, ported
+    to C). The random seats draw in turn from one seeded generator a game, so all-random runs
+    give the results they always did. Other agents play through ``ddz.arena`` in Python.
+
+    >>> import ddz
+    >>> result = ddz.simulate(2000, agents=("greedy", "random", "random"), seed=3)
+    >>> int(result.payoffs.sum()), bool(result.payoffs[:, 0].mean() > 0)   # greedy gains
+    (0, True)
     """
     names = (agents,) * rules.players if isinstance(agents, str) else tuple(agents)
-    if len(names) != rules.players or set(names) != {"random"}:
+    if len(names) != rules.players or not set(names) <= _AGENT_IDS.keys():
         raise ValueError(
-            f"the core plays random agents, one a seat ({rules.players}); got {agents!r} "
-            "(greedy and other agents play through ddz.arena)"
+            "the core plays greedy and random agents, one name for all or one a seat "
+            f"({rules.players}); got {agents!r} (other agents play through ddz.arena)"
         )
+    seats = np.array([_AGENT_IDS[name] for name in names], dtype=np.int8)
     if n < 0 or threads < 1 or first_game < 0:
         raise ValueError("need n >= 0 games, threads >= 1 and first_game >= 0")
     payoffs = np.zeros((n, 3), dtype=np.int64)
@@ -99,8 +112,8 @@ def simulate(
     bounds = np.linspace(0, n, threads + 1).astype(int)
 
     def run(start: int, stop: int) -> None:
-        _core.simulate_random(
-            rules, seed, first_game, start, stop, payoffs, winners, landlords, lengths
+        _core.simulate_games(
+            rules, seats, seed, first_game, start, stop, payoffs, winners, landlords, lengths
         )
 
     if threads == 1:

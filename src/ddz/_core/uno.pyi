@@ -1,6 +1,7 @@
 """Type stubs for the compiled UNO core (ddz/_core/uno.pyx)."""
 
 from collections.abc import Sequence
+from typing import Any
 
 PLAY_: int
 DRAW_: int
@@ -79,3 +80,39 @@ class UnoCore:
     def discard_pile(self) -> bytes: ...
     def hand_points(self, seat: int) -> int: ...
     def state_bytes(self) -> bytes: ...
+
+# --- many rounds at once (ddz.uno.vector) ---
+
+OBS_SIZE_: int
+NUM_INDICES_: int
+
+def round_seed_(seed: int, index: int) -> int: ...
+def simulate_rounds_(
+    flags: int,
+    players: int,
+    dealer: int,
+    seed: int,
+    first: int,
+    start: int,
+    stop: int,
+    eager: bool,
+    winners: Any,
+    blocked: Any,
+    lengths: Any,
+    points: Any,
+) -> None: ...
+
+class UnoVector:
+    flags: int
+    players: int
+    dealer: int
+    points: bool
+    def __init__(
+        self, flags: int, players: int, dealer: int, n: int, seed: int, points: bool
+    ) -> None: ...
+    def deal_seed(self, game: int) -> int: ...
+    def legal_action_mask(self, mask: Any) -> None: ...
+    def step(self, actions: Any, rewards: Any, done: Any) -> None: ...
+    def sample_legal(self, out: Any) -> None: ...
+    def observations(self, out: Any) -> None: ...
+    def current_players(self, out: Any) -> None: ...

@@ -30,7 +30,7 @@ Action code layout (15 bits)::
                 COLOUR: the starting colour the first player chooses on a Wild
 """
 
-from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from ddz._core.rng cimport below, splitmix64
@@ -805,3 +805,323 @@ def shuffled_kinds(kinds, uint64_t seed):
         buffer[i] = kinds[i]
     shuffle(buffer, n, &rng)
     return [buffer[i] for i in range(n)]
+
+
+# --- many rounds at once: ddz.uno.VectorGame and ddz.uno.simulate_rounds ------------------
+#
+# The vector steps the *turn* player of each round only: its actions are the turn actions of
+# the player to act (plays, draw, keep, the starting colour), indexed as
+# ddz.envs.UnoActionSpace indexes them. Out-of-turn actions (jump-ins, UNO calls, catches)
+# and the pass are left out, and rounds still play to their end.
+
+cdef enum:
+    OBS_SIZE = 267             # ddz.uno.OBSERVATION_SIZE (game.py's OBSERVATION_LAYOUT)
+    NUM_INDICES = 77           # ddz.envs.UnoActionSpace.SIZE
+    I_PLAY = 1                 # the space's bases
+    I_WILD = 53
+    I_WILD4 = 57
+    I_DRAW = 61
+    I_KEEP = 62
+    I_COLOUR = 64
+
+OBS_SIZE_, NUM_INDICES_ = OBS_SIZE, NUM_INDICES
+
+
+cdef inline uint64_t mix_seed(uint64_t seed, uint64_t index, uint64_t salt) noexcept nogil:
+    """A seed for one round (salt 0) or one round's random agent (salt 1), from a run's seed
+    (the same mixing as ddz._core.vector's)."""
+    cdef uint64_t state = seed ^ (index * 0xD1B54A32D192ED03ULL) ^ (salt * 0x8CB92BA72F3D8DD7ULL)
+    return splitmix64(&state)
+
+
+def round_seed_(uint64_t seed, uint64_t index):
+    """The deal seed of round `index` of a run seeded with `seed`."""
+    return mix_seed(seed, index, 0)
+
+
+cdef void seeded_round(UnoState* s, int flags, int players, int dealer,
+                       uint64_t seed) noexcept nogil:
+    """The round UnoCore.seeded(flags, players, dealer, seed) deals, into s."""
+    cdef int i
+    memset(s, 0, sizeof(UnoState))
+    s.rng = seed
+    s.players = players
+    s.dealer = dealer
+    s.current = -1
+    s.direction = 1
+    s.drawn = -1
+    s.uno_seat = -1
+    s.jump_seat = -1
+    s.winner = -1
+    fill_deck(s.draw)
+    s.n_draw = DECK_SIZE
+    shuffle(s.draw, DECK_SIZE, &s.rng)
+    for i in range(HAND_SIZE * players):
+        draw_one(s, 0, (dealer + 1 + i) % players)
+    start(s, flags)
+
+
+cdef int turn_codes(const UnoState* s, int flags, int* out) noexcept nogil:
+    """The legal actions of the player to act that take their turn (legal() without the UNO
+    calls, catches and jump-ins), into out; how many."""
+    cdef int buffer[MAX_ACTIONS]
+    cdef int n = legal(s, flags, buffer), m = 0, i, kind
+    for i in range(n):
+        kind = buffer[i] & 7
+        if ((buffer[i] >> 3) & 15) == s.current and kind != UNO and kind != CATCH:
+            out[m] = buffer[i]
+            m += 1
+    return m
+
+
+cdef inline int index_of(int code) noexcept nogil:
+    """The UnoActionSpace index of a turn action's code (-1 for the others)."""
+    cdef int kind = code & 7, card = (code >> 7) & 63, colour = (code >> 13) & 3
+    if kind == PLAY:
+        if card < WILD:
+            return I_PLAY + card
+        return (I_WILD if card == WILD else I_WILD4) + colour
+    if kind == DRAW:
+        return I_DRAW
+    if kind == KEEP:
+        return I_KEEP
+    if kind == COLOUR:
+        return I_COLOUR + colour
+    return -1
+
+
+cdef inline int code_of(long long index, int player) noexcept nogil:
+    """The code of player's turn action of UnoActionSpace index `index` (-1 for the pass,
+    the UNO call, the catches and indices outside the space)."""
+    if I_PLAY <= index < I_WILD:
+        return make_action(PLAY, player, <int>index - I_PLAY, colour_of(<int>index - I_PLAY))
+    if I_WILD <= index < I_DRAW:
+        return make_action(PLAY, player, WILD if index < I_WILD4 else WILD_DRAW_FOUR,
+                           (<int>index - I_WILD) % 4)
+    if index == I_DRAW:
+        return make_action(DRAW, player, 0, 0)
+    if index == I_KEEP:
+        return make_action(KEEP, player, 0, 0)
+    if I_COLOUR <= index < I_COLOUR + 4:
+        return make_action(COLOUR, player, 0, <int>index - I_COLOUR)
+    return -1
+
+
+cdef void encode(const UnoState* s, int player, int8_t* out) noexcept nogil:
+    """Observation.encode() of `player`, in C (game.py's OBSERVATION_LAYOUT)."""
+    cdef int i, seats = s.players
+    memset(out, 0, OBS_SIZE)
+    for i in range(KINDS):
+        out[i] = <int8_t>s.hands[player][i]
+    out[54 + s.discard[s.n_discard - 1]] = 1
+    if s.colour >= 0:
+        out[108 + s.colour] = 1
+    for i in range(s.n_discard):
+        out[112 + s.discard[i]] += 1
+    for i in range(seats):
+        out[166 + i] = <int8_t>s.sizes[(player + i) % seats]
+        out[176 + i] = 1
+    if s.current >= 0:
+        out[186 + (s.current - player + seats) % seats] = 1
+    out[196] = s.direction
+    out[197] = s.pending
+    if s.pending > 0:
+        out[198 + (1 if s.pending_face == FACE_WILD_DRAW_FOUR else 0)] = 1
+    if s.drawn >= 0:
+        if player == s.current:
+            out[200 + s.drawn] = 1
+        out[254] = 1
+    if s.uno_seat >= 0:
+        out[255 + (s.uno_seat - player + seats) % seats] = 1
+    out[265] = 1 if s.jump_seat >= 0 else 0
+    out[266] = <int8_t>s.n_draw
+
+
+cdef void round_rewards(const UnoState* s, bint points, double* out) noexcept nogil:
+    """The rewards of a finished round, one a seat: points, minus each hand's golf value;
+    else +1 for the player who went out and -1/(players-1) for the others (0 when
+    blocked)."""
+    cdef int seat
+    for seat in range(s.players):
+        if points:
+            out[seat] = -hand_points(s, seat)
+        elif s.winner < 0:
+            out[seat] = 0.0
+        elif seat == s.winner:
+            out[seat] = 1.0
+        else:
+            out[seat] = -1.0 / (s.players - 1)
+
+
+cdef int turn_playout(UnoState* s, int flags, uint64_t* rng, bint eager) noexcept nogil:
+    """Play random turn actions (uniform, or eager as in playout) to the round's end; the
+    number of actions taken."""
+    cdef int buffer[MAX_ACTIONS]
+    cdef int n, m, i, steps = 0
+    while s.over == PLAYING:
+        n = turn_codes(s, flags, buffer)
+        if eager:
+            m = 0
+            for i in range(n):
+                if (buffer[i] & 7) != DRAW and (buffer[i] & 7) != KEEP:
+                    buffer[m] = buffer[i]
+                    m += 1
+            if m > 0:
+                n = m
+        apply(s, flags, buffer[below(rng, n)])
+        steps += 1
+    return steps
+
+
+def simulate_rounds_(int flags, int players, int dealer, uint64_t seed, Py_ssize_t first,
+                     Py_ssize_t start, Py_ssize_t stop, bint eager, int8_t[::1] winners,
+                     uint8_t[::1] blocked, int64_t[::1] lengths, int64_t[:, ::1] points):
+    """Play rows start..stop-1 (rounds first + row of a run) with random turn actions,
+    entirely in C without the GIL, writing each round's row of the result arrays (callers run
+    slices of the rows on several threads)."""
+    cdef UnoState s
+    cdef uint64_t rng
+    cdef Py_ssize_t row
+    cdef int seat
+    if not 2 <= players <= MAX_PLAYERS or not 0 <= dealer < players:
+        raise ValueError("2..10 players and a dealer among them")
+    if first < 0 or not (0 <= start <= stop <= points.shape[0] and points.shape[1] == players
+            and winners.shape[0] == blocked.shape[0] == lengths.shape[0] == points.shape[0]):
+        raise ValueError("result arrays of the wrong shape for this slice")
+    with nogil:
+        for row in range(start, stop):
+            seeded_round(&s, flags, players, dealer, mix_seed(seed, first + row, 0))
+            rng = mix_seed(seed, first + row, 1)
+            lengths[row] = turn_playout(&s, flags, &rng, eager)
+            winners[row] = s.winner
+            blocked[row] = s.over == BLOCKED
+            for seat in range(players):
+                points[row, seat] = hand_points(&s, seat)
+
+
+cdef class UnoVector:
+    """n rounds stepped together; see ddz.uno.VectorGame for the contract."""
+
+    cdef UnoState* states
+    cdef uint64_t* episodes
+    cdef Py_ssize_t n
+    cdef uint64_t seed
+    cdef uint64_t rng             # for sample_legal
+    cdef readonly int flags, players, dealer
+    cdef readonly bint points
+
+    def __cinit__(self, int flags, int players, int dealer, Py_ssize_t n, uint64_t seed,
+                  bint points):
+        cdef Py_ssize_t i
+        if n <= 0:
+            raise ValueError("a VectorGame holds at least one round")
+        if not 2 <= players <= MAX_PLAYERS or not 0 <= dealer < players:
+            raise ValueError("2..10 players and a dealer among them")
+        self.flags = flags
+        self.players = players
+        self.dealer = dealer
+        self.points = points
+        self.n = n
+        self.seed = seed
+        self.rng = mix_seed(seed, 0, 2)
+        self.states = <UnoState*>malloc(n * sizeof(UnoState))
+        self.episodes = <uint64_t*>malloc(n * sizeof(uint64_t))
+        if self.states == NULL or self.episodes == NULL:
+            raise MemoryError()
+        for i in range(n):
+            self.episodes[i] = 0
+            seeded_round(&self.states[i], flags, players, dealer, self.episode_seed(i))
+
+    def __dealloc__(self):
+        free(self.states)
+        free(self.episodes)
+
+    cdef inline uint64_t episode_seed(self, Py_ssize_t game) noexcept nogil:
+        return mix_seed(self.seed, <uint64_t>game + (<uint64_t>self.n) * self.episodes[game], 0)
+
+    def deal_seed(self, Py_ssize_t game):
+        """The seed of round `game`'s current deal."""
+        if not 0 <= game < self.n:
+            raise IndexError(game)
+        return self.episode_seed(game)
+
+    def legal_action_mask(self, unsigned char[:, ::1] mask):
+        """Fill mask (n x 77, bool / uint8) with each round's legal turn actions."""
+        cdef int codes[MAX_ACTIONS]
+        cdef Py_ssize_t game
+        cdef int count, i
+        if mask.shape[0] != self.n or mask.shape[1] != NUM_INDICES:
+            raise ValueError("the mask needs one row a round and one column an action")
+        with nogil:
+            for game in range(self.n):
+                memset(&mask[game, 0], 0, NUM_INDICES)
+                count = turn_codes(&self.states[game], self.flags, codes)
+                for i in range(count):
+                    mask[game, index_of(codes[i])] = 1
+
+    def step(self, int64_t[::1] actions, double[:, ::1] rewards, unsigned char[::1] done):
+        """Apply one action index a round for its player to act; rounds that end write their
+        rewards, set done and start their next deal. All actions are checked first: if one is
+        not legal, ValueError names the round and nothing changes."""
+        cdef int codes[MAX_ACTIONS]
+        cdef Py_ssize_t game, bad = -1
+        cdef int count, i, code, seat
+        cdef UnoState* s
+        if (actions.shape[0] != self.n or rewards.shape[0] != self.n
+                or rewards.shape[1] != self.players or done.shape[0] != self.n):
+            raise ValueError("one action, one reward row and one done flag a round")
+        with nogil:
+            for game in range(self.n):
+                s = &self.states[game]
+                code = code_of(actions[game], s.current)
+                count = turn_codes(s, self.flags, codes) if code >= 0 else 0
+                for i in range(count):
+                    if codes[i] == code:
+                        break
+                else:
+                    bad = game
+                    break
+            if bad < 0:
+                for game in range(self.n):
+                    s = &self.states[game]
+                    apply(s, self.flags, code_of(actions[game], s.current))
+                    done[game] = s.over != PLAYING
+                    if done[game]:
+                        round_rewards(s, self.points, &rewards[game, 0])
+                        self.episodes[game] += 1
+                        seeded_round(s, self.flags, self.players, self.dealer,
+                                     self.episode_seed(game))
+                    else:
+                        for seat in range(self.players):
+                            rewards[game, seat] = 0.0
+        if bad >= 0:
+            raise ValueError(f"round {bad}: action {actions[bad]} is not a legal turn action "
+                             f"of player {self.states[bad].current} there")
+
+    def sample_legal(self, int64_t[::1] out):
+        """One uniformly random legal action index a round, drawn in C."""
+        cdef int codes[MAX_ACTIONS]
+        cdef Py_ssize_t game
+        cdef int count
+        if out.shape[0] != self.n:
+            raise ValueError("one action a round")
+        with nogil:
+            for game in range(self.n):
+                count = turn_codes(&self.states[game], self.flags, codes)
+                out[game] = index_of(codes[below(&self.rng, count)])
+
+    def observations(self, int8_t[:, ::1] out):
+        """Fill out (n x 267) with each round's observation of its player to act."""
+        cdef Py_ssize_t game
+        if out.shape[0] != self.n or out.shape[1] != OBS_SIZE:
+            raise ValueError("one row a round, OBSERVATION_SIZE columns")
+        with nogil:
+            for game in range(self.n):
+                encode(&self.states[game], self.states[game].current, &out[game, 0])
+
+    def current_players(self, int8_t[::1] out):
+        cdef Py_ssize_t game
+        if out.shape[0] != self.n:
+            raise ValueError("one entry a round")
+        for game in range(self.n):
+            out[game] = self.states[game].current

@@ -3,8 +3,9 @@
 from typing import Any
 
 def game_seed(seed: int, index: int) -> int: ...
-def simulate_random(
+def simulate_games(
     rules: Any,
+    agents: Any,
     seed: int,
     first: int,
     start: int,
@@ -14,6 +15,7 @@ def simulate_random(
     landlords: Any,
     lengths: Any,
 ) -> None: ...
+def greedy_action(rules: Any, state: bytes) -> int: ...
 
 class VectorGame:
     rules: Any

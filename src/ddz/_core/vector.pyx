@@ -1,6 +1,6 @@
 # cython: language_level=3, cdivision=True
-"""Many games at once, in C: whole random games across threads, and a vector of games stepped
-together (numpy in, numpy out).
+"""Many games at once, in C: whole games of the built-in agents (random, greedy) across
+threads, and a vector of games stepped together (numpy in, numpy out).
 
 Game i of a run starts as ddz.Game(rules, seed=game_seed(seed, i)) does (state.pxd's
 seeded_start), so any single game can be replayed in Python. The loops hold no Python
@@ -9,7 +9,7 @@ objects and run without the GIL.
 
 from libc.stdint cimport uint64_t, int64_t, int8_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from ddz._core.layout cimport *
 from ddz._core.ruleset cimport *
@@ -17,10 +17,15 @@ from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 from ddz._core.rng cimport below, splitmix64
 from ddz._core.state cimport *
+from ddz._core.greedy cimport greedy_action as greedy_choice
 
 cdef enum:
     CODES = 4096            # legal moves a turn holds on the stack (more: the heap)
     OBS_SIZE = 140          # ddz.OBSERVATION_SIZE: the layout is game.py's OBSERVATION_LAYOUT
+
+cdef enum:
+    AGENT_RANDOM = 0        # agent ids of simulate_games (simulation.py's _AGENT_IDS)
+    AGENT_GREEDY = 1
 
 
 cdef inline uint64_t mix(uint64_t seed, uint64_t index, uint64_t salt) noexcept nogil:
@@ -68,13 +73,15 @@ cdef uint64_t random_action(const GameState* s, const GameConfig* cfg, uint64_t*
     return chosen
 
 
-cdef void play_random_games(const GameConfig* cfg, uint64_t seed, Py_ssize_t first,
-                            Py_ssize_t start, Py_ssize_t stop, int64_t* payoffs,
-                            int8_t* winners, int8_t* landlords, int64_t* lengths) noexcept nogil:
-    """Rows start..stop-1 of the results: games first + start .. first + stop - 1 of the run."""
+cdef void play_games(const GameConfig* cfg, const int8_t* agents, uint64_t seed,
+                     Py_ssize_t first, Py_ssize_t start, Py_ssize_t stop, int64_t* payoffs,
+                     int8_t* winners, int8_t* landlords, int64_t* lengths) noexcept nogil:
+    """Rows start..stop-1 of the results: games first + start .. first + stop - 1 of the run,
+    agents[seat] (AGENT_*) playing each seat. Random agents all draw from the game's one
+    generator, in turn order."""
     cdef GameState s
     cdef uint64_t codes[CODES]
-    cdef uint64_t rng
+    cdef uint64_t rng, action
     cdef long long out[3]
     cdef Py_ssize_t game
     cdef int seat
@@ -82,7 +89,11 @@ cdef void play_random_games(const GameConfig* cfg, uint64_t seed, Py_ssize_t fir
         seeded_start(&s, cfg, mix(seed, first + game, 0))
         rng = mix(seed, first + game, 1)
         while s.phase != OVER:
-            apply_action(&s, cfg, random_action(&s, cfg, &rng, codes))
+            if agents[s.current] == AGENT_GREEDY:
+                action = greedy_choice(&s, cfg, codes, CODES)
+            else:
+                action = random_action(&s, cfg, &rng, codes)
+            apply_action(&s, cfg, action)
         payoffs_of(&s, cfg, out)
         for seat in range(3):
             payoffs[3 * game + seat] = out[seat] if seat < cfg.players else 0
@@ -91,20 +102,46 @@ cdef void play_random_games(const GameConfig* cfg, uint64_t seed, Py_ssize_t fir
         lengths[game] = s.ply
 
 
-def simulate_random(object rules, uint64_t seed, Py_ssize_t first, Py_ssize_t start,
-                    Py_ssize_t stop, int64_t[:, ::1] payoffs, int8_t[::1] winners,
-                    int8_t[::1] landlords, int64_t[::1] lengths):
-    """Play rows start..stop-1 (games first + row of a run) with random agents, entirely in C
-    without the GIL, writing each game's row of the result arrays (callers run slices of the
-    rows on several threads)."""
+def simulate_games(object rules, int8_t[::1] agents, uint64_t seed, Py_ssize_t first,
+                   Py_ssize_t start, Py_ssize_t stop, int64_t[:, ::1] payoffs,
+                   int8_t[::1] winners, int8_t[::1] landlords, int64_t[::1] lengths):
+    """Play rows start..stop-1 (games first + row of a run), agents[seat] playing each seat
+    (0 random, 1 greedy; one entry a seat), entirely in C without the GIL, writing each
+    game's row of the result arrays (callers run slices of the rows on several threads)."""
     cdef GameConfig cfg = config_of(rules)
+    cdef int seat
+    if agents.shape[0] != cfg.players:
+        raise ValueError("one agent a seat")
+    for seat in range(cfg.players):
+        if agents[seat] != AGENT_RANDOM and agents[seat] != AGENT_GREEDY:
+            raise ValueError(f"no agent id {agents[seat]}")
     if first < 0 or not (0 <= start <= stop <= payoffs.shape[0] and payoffs.shape[1] == 3
             and winners.shape[0] == landlords.shape[0] == lengths.shape[0] == payoffs.shape[0]):
         raise ValueError("result arrays of the wrong shape for this slice")
     with nogil:
         if stop > start:
-            play_random_games(&cfg, seed, first, start, stop, &payoffs[0, 0], &winners[0],
-                              &landlords[0], &lengths[0])
+            play_games(&cfg, &agents[0], seed, first, start, stop, &payoffs[0, 0], &winners[0],
+                       &landlords[0], &lengths[0])
+
+
+def greedy_action(object rules, bytes state):
+    """The greedy agent's action code (ddz.agents.GreedyAgent in C) for the player to act in
+    a game state: state is GameCore.state_bytes() of a game under rules (0 once it is over)."""
+    cdef GameConfig cfg = config_of(rules)
+    cdef GameState s
+    cdef uint64_t codes[CODES]
+    cdef const char* raw = state
+    cdef uint64_t action
+    if len(state) != sizeof(GameState):
+        raise ValueError(f"a game state is {sizeof(GameState)} bytes, not {len(state)}")
+    memcpy(&s, raw, sizeof(GameState))
+    if s.players != cfg.players or not 0 <= s.phase <= OVER or (s.phase != OVER and not (
+            0 <= s.current < s.players and (s.phase == BIDDING or 0 <= s.landlord < s.players)
+            and hand_fits_deck(s.hands[s.current], &cfg.rs))):
+        raise ValueError("the state does not belong to these rules")
+    with nogil:
+        action = greedy_choice(&s, &cfg, codes, CODES)
+    return action
 
 
 # --- a vector of games ---------------------------------------------------------------------

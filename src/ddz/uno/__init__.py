@@ -34,6 +34,7 @@ from ddz.uno.game import (
 from ddz.uno.match import Match, RoundResult
 from ddz.uno.rules import LOMBARDY, PRESETS, STANDARD, Rules
 from ddz.uno.simulate import AgentStats, simulate
+from ddz.uno.vector import RoundsResult, VectorGame, check_vector, round_seed, simulate_rounds
 
 __all__ = [
     "ACTION_KINDS",
@@ -61,11 +62,16 @@ __all__ = [
     "PlayoutResult",
     "RandomAgent",
     "RoundResult",
+    "RoundsResult",
     "Rules",
+    "VectorGame",
+    "check_vector",
     "make_agent",
     "parse_cards",
     "play_round",
     "play_turn",
     "points",
+    "round_seed",
     "simulate",
+    "simulate_rounds",
 ]
