@@ -171,3 +171,37 @@ def test_the_table() -> None:
     assert rows["greedy"][4] == f"{greedy.adp:+.2f}"
     with pytest.raises(KeyError):
         result["nobody"]
+
+
+# --- the arena in the core ----------------------------------------------------------------
+
+
+def test_core_arena_is_deterministic_whatever_the_threads() -> None:
+    from ddz.arena import run_core_arena
+
+    one = run_core_arena(["greedy", "random"], deals=300, seed=3, threads=1)
+    two = run_core_arena(["greedy", "random"], deals=300, seed=3, threads=2)
+    assert one == two and one.table() == two.table()
+    assert one.games + one.void_skipped == 300 * 6
+    assert sum(s.points for s in one.stats) == 0  # zero-sum over the same games
+
+
+def test_core_arena_agrees_with_the_python_arena() -> None:
+    from ddz.arena import run_core_arena
+
+    core = run_core_arena(["greedy", "random"], deals=400, seed=1)
+    python = run_arena(["greedy", "random"], deals=400, seed=1)
+    for name in ("greedy", "random"):
+        # the same agents (the C greedy is GreedyAgent): the estimates agree within noise
+        assert abs(core[name].wp - python[name].wp) < 3 * (core[name].wp_ci + python[name].wp_ci)
+        assert abs(core[name].adp - python[name].adp) < 3 * (
+            core[name].adp_ci + python[name].adp_ci
+        )
+    assert core["greedy"].wp > 60 and core["random"].wp < 40
+
+
+def test_core_arena_takes_only_core_agents() -> None:
+    from ddz.arena import run_core_arena
+
+    with pytest.raises(ValueError, match="the core plays"):
+        run_core_arena(["greedy", "clever"], deals=1)

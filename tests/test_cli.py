@@ -160,3 +160,15 @@ def test_uno_is_routed_to_its_own_command_line(capsys: pytest.CaptureFixture[str
     assert out.strip()
     assert main(["uno", "simulate", "--players", "3", "--games", "20", "--seed", "1"]) == 0
     assert capsys.readouterr().out == out  # the same seed, the same summary
+
+
+def test_simulate_engines(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "--games", "60", "--agents", "random,greedy", "--seed", "2", "--quiet"]
+    assert main([*args, "--engine", "core", "--threads", "2"]) == 0
+    core = capsys.readouterr().out
+    assert main([*args, "--engine", "core", "--threads", "1"]) == 0
+    assert capsys.readouterr().out == core  # the same summary whatever the threads
+    assert main([*args, "--engine", "python"]) == 0
+    python = capsys.readouterr().out
+    assert core.splitlines()[1] == python.splitlines()[1]  # the same table
+    assert "void" not in core or "left out" in core

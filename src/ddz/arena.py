@@ -52,7 +52,18 @@ from ddz.agents import AGENTS, Agent, AgentFactory
 from ddz.game import Game
 from ddz.rules import CLASSIC, PRESETS, Rules
 
-__all__ = ["AgentStats", "ArenaResult", "play_game", "run_arena", "seatings"]
+__all__ = [
+    "CORE_AGENTS",
+    "AgentStats",
+    "ArenaResult",
+    "play_game",
+    "run_arena",
+    "run_core_arena",
+    "seatings",
+]
+
+CORE_AGENTS = frozenset({"random", "greedy"})
+"""The agents ``ddz.simulate`` plays in C (the C greedy chooses what GreedyAgent chooses)."""
 
 MAX_REDEALS = 100
 """Void deals in a row after which the arena gives up (agents that never bid)."""
@@ -135,6 +146,8 @@ class ArenaResult:
     redeals: int
     """Void deals redealt (everyone passed in bidding)."""
     stats: tuple[AgentStats, ...]
+    void_skipped: int = 0
+    """Void games left out (run_core_arena: a void game is not redealt)."""
 
     def __getitem__(self, name: str) -> AgentStats:
         """The stats of the agent named ``name``."""
@@ -153,6 +166,9 @@ class ArenaResult:
         if self.redeals:
             plural = "s" if self.redeals > 1 else ""
             heading += f" ({self.redeals} void deal{plural} redealt)"
+        if self.void_skipped:
+            plural = "s" if self.void_skipped > 1 else ""
+            heading += f" ({self.void_skipped} void game{plural} left out)"
         width = max(5, *(len(stats.name) for stats in self.stats))
         header = (
             f"{'agent':<{width}}  {'games':>6}  {'WP':>6}  {'±95%':>5}  {'ADP':>6}  {'±95%':>5}"
@@ -324,3 +340,99 @@ def run_arena(
 def _agent_seed(deal_seed: int, slot: int) -> int:
     # A distinct, well-spread seed per game and seat (a Weyl step of the golden ratio).
     return (deal_seed + (slot + 1) * 0x9E3779B97F4A7C15) & _MASK64
+
+
+def run_core_arena(
+    agents: Sequence[str],
+    *,
+    deals: int,
+    seed: int = 0,
+    rules: Rules = CLASSIC,
+    threads: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """The arena for the agents the core plays (``CORE_AGENTS``), every game in C through
+    ``ddz.simulate``: deal ``i`` is game ``i`` of the run seeded ``seed`` under every seating.
+
+    Two differences from :func:`run_arena`: a void game (everyone passed in bidding) is left
+    out of the statistics rather than redealt (``void_skipped`` counts them), and the random
+    agent's choices come from the core's generator, so the numbers differ from a Python
+    arena with the same seed. Per-deal means for the confidence intervals are taken over each
+    deal's games that were played out. Deterministic whatever ``threads`` is.
+    """
+    import numpy as np
+
+    from ddz.simulation import simulate
+
+    if deals < 0:
+        raise ValueError(f"deals must be 0 or more, not {deals}")
+    names = list(dict.fromkeys(agents))
+    for name in names:
+        if name not in CORE_AGENTS:
+            raise ValueError(f"the core plays {sorted(CORE_AGENTS)}, not {name!r}")
+    plan = seatings(agents, rules.players)
+    shape = (len(names), deals)
+    games_n = np.zeros(shape, dtype=np.int64)
+    wins_n = np.zeros(shape, dtype=np.int64)
+    points_n = np.zeros(shape, dtype=np.int64)
+    landlord_games = np.zeros(len(names), dtype=np.int64)
+    landlord_wins = np.zeros(len(names), dtype=np.int64)
+    void = 0
+    chunk = max(1, min(deals, 20_000))
+    for start in range(0, deals, chunk):
+        stop = min(deals, start + chunk)
+        for seating in plan:
+            result = simulate(
+                stop - start,
+                rules=rules,
+                agents=seating,
+                seed=seed,
+                threads=threads,
+                first_game=start,
+            )
+            played = result.landlords >= 0
+            void += int((~played).sum())
+            landlord_won = result.winners == result.landlords
+            for seat, name in enumerate(seating):
+                row = names.index(name)
+                is_landlord = result.landlords == seat
+                won = played & (is_landlord == landlord_won)
+                games_n[row, start:stop] += played
+                wins_n[row, start:stop] += won
+                points_n[row, start:stop] += result.payoffs[:, seat]
+                landlord_games[row] += int((played & is_landlord).sum())
+                landlord_wins[row] += int((played & is_landlord & won).sum())
+        if progress is not None:
+            progress(stop, deals)
+    stats = []
+    for row, name in enumerate(names):
+        games = int(games_n[row].sum())
+        counted = games_n[row] > 0
+        win_means = wins_n[row][counted] / games_n[row][counted]
+        point_means = points_n[row][counted] / games_n[row][counted]
+        n = int(counted.sum())
+        stats.append(
+            AgentStats(
+                name=name,
+                games=games,
+                wins=int(wins_n[row].sum()),
+                points=int(points_n[row].sum()),
+                landlord_games=int(landlord_games[row]),
+                landlord_wins=int(landlord_wins[row]),
+                wp=100 * int(wins_n[row].sum()) / max(games, 1),
+                wp_ci=100 * _half_width(float(win_means.sum()), float((win_means**2).sum()), n),
+                adp=int(points_n[row].sum()) / max(games, 1),
+                adp_ci=_half_width(float(point_means.sum()), float((point_means**2).sum()), n),
+            )
+        )
+    return ArenaResult(
+        agents=tuple(agents),
+        rules=rules,
+        seed=seed,
+        deals=deals,
+        seatings=tuple(plan),
+        games=deals * len(plan) - void,
+        redeals=0,
+        stats=tuple(stats),
+        void_skipped=void,
+    )

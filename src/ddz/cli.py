@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import os
 import random
 import statistics
 import sys
@@ -32,7 +33,7 @@ import numpy as np
 import ddz
 from ddz import batch
 from ddz.agents import AGENTS, make_agent
-from ddz.arena import run_arena, seatings
+from ddz.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
 from ddz.rules import PRESETS
 
 
@@ -173,12 +174,25 @@ def _simulate(args: argparse.Namespace) -> int:
     deals = -(-args.games // len(plan))
     progress = _Progress(deals, sys.stderr, enabled=not args.quiet)
     start = time.perf_counter()
-    result = run_arena(names, deals=deals, seed=args.seed, rules=rules, progress=progress)
+    engine = args.engine
+    if engine == "auto":
+        engine = "core" if set(names) <= CORE_AGENTS else "python"
+    if engine == "core":
+        result = run_core_arena(
+            names,
+            deals=deals,
+            seed=args.seed,
+            rules=rules,
+            threads=args.threads,
+            progress=progress,
+        )
+    else:
+        result = run_arena(names, deals=deals, seed=args.seed, rules=rules, progress=progress)
     if not args.quiet:
         elapsed = time.perf_counter() - start
         print(
             f"{result.games} games in {elapsed:.1f} s ({result.games / max(elapsed, 1e-9):,.0f}"
-            " games/s)",
+            f" games/s, {engine} engine)",
             file=sys.stderr,
         )
     print(result.table())
@@ -395,6 +409,16 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"1 to 3 comma-separated agents of {', '.join(AGENTS)} (default random,greedy)",
     )
     simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument(
+        "--engine",
+        choices=("auto", "core", "python"),
+        default="auto",
+        help="core: every game in C (random and greedy agents); python: the Python arena, "
+        "which redeals void deals; auto: core when every agent is one the core plays",
+    )
+    simulate.add_argument(
+        "--threads", type=int, default=os.cpu_count() or 1, help="threads for the core engine"
+    )
     simulate.add_argument("--quiet", action="store_true", help="no progress on stderr")
     play_ = commands.add_parser("play", help="play a game in the terminal against agents")
     play_.add_argument("--seat", type=int, default=0, help="your seat: 0, 1 or 2")
