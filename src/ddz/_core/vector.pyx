@@ -15,7 +15,7 @@ from ddz._core.layout cimport *
 from ddz._core.ruleset cimport *
 from ddz._core.readings cimport *
 from ddz._core.generator cimport *
-from ddz._core.rng cimport below, splitmix64
+from ddz._core.rng cimport below, below_fast, splitmix64
 from ddz._core.state cimport *
 from ddz._core.greedy cimport greedy_action as greedy_choice
 
@@ -63,12 +63,12 @@ cdef uint64_t random_action(const GameState* s, const GameConfig* cfg, uint64_t*
     cdef uint64_t* heap
     cdef uint64_t chosen
     if n <= CODES:
-        return codes[below(rng, n)]
+        return codes[below_fast(rng, n)]
     heap = <uint64_t*>malloc(n * sizeof(uint64_t))   # a hand richer than CODES moves
     if heap == NULL:
-        return codes[below(rng, CODES)]
+        return codes[below_fast(rng, CODES)]
     legal_codes(s, cfg, heap, n)
-    chosen = heap[below(rng, n)]
+    chosen = heap[below_fast(rng, n)]
     free(heap)
     return chosen
 
