@@ -30,7 +30,7 @@ from ddz.actions import ActionSpace, action_space
 from ddz.game import OBSERVATION_SIZE
 from ddz.rules import CLASSIC, Rules
 
-__all__ = ["SimulationResult", "VectorGame", "game_seed", "simulate"]
+__all__ = ["CoreVector", "SimulationResult", "VectorGame", "game_seed", "simulate"]
 
 _AGENT_IDS = {"random": 0, "greedy": 1}
 """The agents the core plays, by name: their ids in the C loop (vector.pyx's AGENT_*)."""
@@ -125,7 +125,41 @@ def simulate(
     return SimulationResult(payoffs[:, : rules.players], winners, landlords, lengths)
 
 
-class VectorGame:
+class CoreVector:
+    """What every vector of games in the core answers the same way (``ddz.VectorGame`` and
+    ``ddz.uno.VectorGame``): random legal actions, observations, players to act, deal seeds.
+    Subclasses set ``_core``, ``n`` and ``_observation_size``."""
+
+    _core: Any
+    n: int
+    _observation_size: int
+
+    def sample_legal(self) -> npt.NDArray[np.int64]:
+        """One uniformly random legal action index a game, drawn in the core (seeded by the
+        vector's seed): for random play and baselines without building masks."""
+        out = np.zeros(self.n, dtype=np.int64)
+        self._core.sample_legal(out)
+        return out
+
+    def observations(self) -> npt.NDArray[np.int8]:
+        """Each game's observation of its player to act, one row a game."""
+        out = np.zeros((self.n, self._observation_size), dtype=np.int8)
+        self._core.observations(out)
+        return out
+
+    @property
+    def current_players(self) -> npt.NDArray[np.int8]:
+        """The player to act in each game."""
+        out = np.zeros(self.n, dtype=np.int8)
+        self._core.current_players(out)
+        return out
+
+    def deal_seed(self, game: int) -> int:
+        """The seed of game ``game``'s current deal (the seed its single game starts from)."""
+        return int(self._core.deal_seed(game))
+
+
+class VectorGame(CoreVector):
     """``n`` games in C arrays, stepped together.
 
     * ``legal_action_mask()``: an (n x ``rules.num_actions``) bool array, over
@@ -149,6 +183,7 @@ class VectorGame:
         self._core: Any = _core.VectorGame(
             rules, n, seed, codes, np.ascontiguousarray(codes[order]), order
         )
+        self._observation_size = OBSERVATION_SIZE
         self._mask = np.zeros((n, self.space.size), dtype=np.bool_)
         self._rewards = np.zeros((n, 3), dtype=np.int64)
         self._done = np.zeros(n, dtype=np.bool_)
@@ -169,26 +204,3 @@ class VectorGame:
             raise ValueError(f"step takes one action a game ({self.n}), not {len(chosen)}")
         self._core.step(chosen, self._rewards, self._done.view(np.uint8))
         return self._rewards[:, : self.rules.players].copy(), self._done.copy()
-
-    def sample_legal(self) -> npt.NDArray[np.int64]:
-        """One uniformly random legal action index a game, drawn in the core (seeded by the
-        VectorGame's seed): for random play and baselines without building masks."""
-        out = np.zeros(self.n, dtype=np.int64)
-        self._core.sample_legal(out)
-        return out
-
-    def observations(self) -> npt.NDArray[np.int8]:
-        """Each game's observation of its player to act, one row a game."""
-        out = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.int8)
-        self._core.observations(out)
-        return out
-
-    @property
-    def current_players(self) -> npt.NDArray[np.int8]:
-        out = np.zeros(self.n, dtype=np.int8)
-        self._core.current_players(out)
-        return out
-
-    def deal_seed(self, game: int) -> int:
-        """The seed of game ``game``'s current deal (``ddz.Game(rules, seed=...)``)."""
-        return int(self._core.deal_seed(game))

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ddz._core import uno as _core
+from ddz.simulation import CoreVector
 from ddz.uno.game import OBSERVATION_SIZE, Game
 from ddz.uno.rules import LOMBARDY, Rules
 
@@ -61,7 +62,7 @@ def _check(players: int, rules: Rules) -> None:
         raise TypeError(f"rules are a ddz.uno.Rules, not {rules!r}")
 
 
-class VectorGame:
+class VectorGame(CoreVector):
     """``n`` UNO rounds of ``players`` players under ``rules``, in C arrays, stepped together.
 
     Round ``i`` starts as ``uno.Game(players, seed=vector.deal_seed(i), rules=rules)`` (the
@@ -102,6 +103,7 @@ class VectorGame:
         self.rules = rules
         self.players = players
         self.n = n
+        self._observation_size = OBSERVATION_SIZE
         self.reward = reward
         self._core: Any = _core.UnoVector(
             rules.core_flags, players, players - 1, n, seed, reward == "points"
@@ -126,30 +128,6 @@ class VectorGame:
             raise ValueError(f"step takes one action a round ({self.n}), not {len(chosen)}")
         self._core.step(chosen, self._rewards, self._done.view(np.uint8))
         return self._rewards.copy(), self._done.copy()
-
-    def sample_legal(self) -> npt.NDArray[np.int64]:
-        """One uniformly random legal action index a round, drawn in the core (seeded by the
-        VectorGame's seed): for random play and baselines without building masks."""
-        out = np.zeros(self.n, dtype=np.int64)
-        self._core.sample_legal(out)
-        return out
-
-    def observations(self) -> npt.NDArray[np.int8]:
-        """Each round's observation of its player to act, one row a round."""
-        out = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.int8)
-        self._core.observations(out)
-        return out
-
-    @property
-    def current_players(self) -> npt.NDArray[np.int8]:
-        """The player to act in each round."""
-        out = np.zeros(self.n, dtype=np.int8)
-        self._core.current_players(out)
-        return out
-
-    def deal_seed(self, game: int) -> int:
-        """The seed of round ``game``'s current deal (``uno.Game(players, seed=...)``)."""
-        return int(self._core.deal_seed(game))
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
