@@ -41,3 +41,12 @@ def test_the_kitty_is_shown_once_the_landlord_takes_it() -> None:
         observation = game.observation(seat)
         assert observation.kitty == game.kitty and observation.landlord == 0
         assert observation.hand == game.hands[seat]
+
+
+def test_an_observation_may_leave_the_history_out() -> None:
+    game = ddz.Game(seed=6, first_player=0)
+    game.step("bid 3")
+    game.step(game.legal_actions()[0])
+    full, light = game.observation(1), game.observation(1, history=False)
+    assert len(full.history) == 2 and light.history == ()
+    assert (full.encode() == light.encode()).all()

@@ -467,12 +467,15 @@ class Game:
 
     # --- views ---------------------------------------------------------------------------
 
-    def observation(self, player: int) -> Observation:
+    def observation(self, player: int, *, history: bool = True) -> Observation:
         """What ``player`` may know now: their hand, the others' card counts, the cards each
-        seat played, the kitty once the landlord took it, the table, bids and history."""
+        seat played, the kitty once the landlord took it, the table, bids and history.
+
+        ``history=False`` leaves the history out (an empty tuple): building it costs time in
+        proportion to the game's length, and ``encode()`` does not use it."""
         if player not in range(self.rules.players):
             raise ValueError(f"player must be a seat 0..{self.rules.players - 1}")
-        history = tuple(self.history)
+        records = tuple(self.history) if history else ()
         played = [Cards.from_mask(cards) for cards in self._core.played]
         hands = self.hands
         return Observation(
@@ -488,7 +491,7 @@ class Game:
             current_player=self.current_player,
             bid=self.bid,
             multiplier=self.multiplier,
-            history=history,
+            history=records,
             direction=self.direction,
         )
 

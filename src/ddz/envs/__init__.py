@@ -362,7 +362,7 @@ class DouDizhuAdapter(Adapter):
         self._cached_mask = None
 
     def observation(self, seat: int) -> Vector:
-        return self.game.observation(seat).encode()
+        return self.game.observation(seat, history=False).encode()
 
     def action_text(self, index: int, seat: int | None = None) -> str:
         return str(self.space.action(index))
