@@ -30,7 +30,7 @@ from ddz.actions import ActionSpace, action_space
 from ddz.game import OBSERVATION_SIZE
 from ddz.rules import CLASSIC, Rules
 
-__all__ = ["CoreVector", "SimulationResult", "VectorGame", "game_seed", "simulate"]
+__all__ = ["ArrayResult", "CoreVector", "SimulationResult", "VectorGame", "game_seed", "simulate"]
 
 _AGENT_IDS = {"random": 0, "greedy": 1}
 """The agents the core plays, by name: their ids in the C loop (vector.pyx's AGENT_*)."""
@@ -42,8 +42,21 @@ def game_seed(seed: int, index: int) -> int:
     return int(_core.game_seed(seed, index))
 
 
+class ArrayResult:
+    """Results held as numpy arrays in dataclass fields: equal when every array is equal
+    (numpy's ``==`` compares element by element, so dataclasses' own equality cannot)."""
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(
+            np.array_equal(getattr(self, f.name), getattr(other, f.name))
+            for f in dataclasses.fields(self)  # type: ignore[arg-type]
+        )
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
-class SimulationResult:
+class SimulationResult(ArrayResult):
     """What ``simulate`` returns: one row per game.
 
     ``payoffs`` (n x players, zero-sum; all zero for a void deal), ``winners`` (the seat that
@@ -60,14 +73,6 @@ class SimulationResult:
     def void(self) -> npt.NDArray[np.bool_]:
         """The games that were void deals (everyone passed in bidding)."""
         return self.landlords < 0
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SimulationResult):
-            return NotImplemented
-        return all(
-            np.array_equal(getattr(self, f.name), getattr(other, f.name))
-            for f in dataclasses.fields(self)
-        )
 
 
 def simulate(

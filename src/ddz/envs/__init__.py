@@ -78,7 +78,7 @@ import abc
 import collections
 import operator
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal, SupportsIndex, TypeAlias
 
 import numpy as np
@@ -657,6 +657,21 @@ class UnoAdapter(Adapter):
             end = "blocked" if game.is_blocked else f"{game.winner} went out"
             lines.append(f"  over: {end}, points {game.points()}")
         return "\n".join(lines)
+
+
+def render_table(
+    adapter: Adapter, render_mode: str | None, warn: Callable[[str], None]
+) -> str | None:
+    """What both environments' ``render()`` does: the table as text (``"ansi"``), printed
+    (``"human"``), or a warning when the environment has no render mode."""
+    if render_mode is None:
+        warn("render() was called without a render_mode: nothing to do")
+        return None
+    text = adapter.render()
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None
 
 
 def make_adapter(

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 import numpy as np
 import numpy.typing as npt
 
-from ddz.envs import Adapter, IllegalAction, UnoReward, make_adapter
+from ddz.envs import Adapter, IllegalAction, UnoReward, make_adapter, render_table
 
 __all__ = ["ENV_IDS", "SingleAgentEnv"]
 
@@ -185,14 +185,7 @@ class SingleAgentEnv(_Base):
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode: nothing to do")
-            return None
-        text = self.adapter.render()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_table(self.adapter, self.render_mode, gymnasium.logger.warn)
 
     def _observation(self) -> Observation:
         return {

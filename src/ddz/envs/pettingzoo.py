@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ddz.envs import IllegalAction, UnoReward, agent_name, make_adapter
+from ddz.envs import IllegalAction, UnoReward, agent_name, make_adapter, render_table
 
 __all__ = ["env", "raw_env"]
 
@@ -178,14 +178,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the class
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``), or printed (``"human"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode: nothing to do")
-            return None
-        text = self.adapter.render()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_table(self.adapter, self.render_mode, gymnasium.logger.warn)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ddz._core import uno as _core
-from ddz.simulation import CoreVector
+from ddz.simulation import ArrayResult, CoreVector
 from ddz.uno.game import OBSERVATION_SIZE, Game
 from ddz.uno.rules import LOMBARDY, Rules
 
@@ -131,7 +131,7 @@ class VectorGame(CoreVector):
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class RoundsResult:
+class RoundsResult(ArrayResult):
     """What ``simulate_rounds`` returns: one row a round. ``winners`` (-1 for a blocked
     round), ``blocked``, ``lengths`` (the actions taken) and ``points`` (n x players: each
     hand's golf value at the end; 0 for the player who went out)."""
@@ -140,14 +140,6 @@ class RoundsResult:
     blocked: npt.NDArray[np.bool_]
     lengths: npt.NDArray[np.int64]
     points: npt.NDArray[np.int64]
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RoundsResult):
-            return NotImplemented
-        return all(
-            np.array_equal(getattr(self, f.name), getattr(other, f.name))
-            for f in dataclasses.fields(self)
-        )
 
 
 def simulate_rounds(
