@@ -36,12 +36,10 @@ cdef extern from *:
     """
     #define DDZ_CARDS_MASK  ((unsigned long long)0x7FFFFFFFFFFFFULL)   /* bits 0..50 */
     #define DDZ_DIGIT_LOW   ((unsigned long long)0x1249249249249ULL)   /* bit 3i of each digit */
-    #define DDZ_DIGIT_MID   ((unsigned long long)0x2492492492492ULL)   /* bit 3i+1 */
     #define DDZ_DIGIT_TOP   ((unsigned long long)0x4924924924924ULL)   /* bit 3i+2 */
     """
     const uint64_t DDZ_CARDS_MASK
     const uint64_t DDZ_DIGIT_LOW
-    const uint64_t DDZ_DIGIT_MID
     const uint64_t DDZ_DIGIT_TOP
     int __builtin_ctz(unsigned) nogil
     int __builtin_ctzll(unsigned long long) nogil

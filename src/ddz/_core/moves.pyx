@@ -526,14 +526,6 @@ def legal_moves(uint64_t hand, uint64_t table, object rules):
     return run_to_moves(hand, table, &rs, False)
 
 
-def count_moves(uint64_t hand, uint64_t table, object rules):
-    """How many legal moves legal_moves would return, without building them."""
-    cdef RuleSet rs = rules_of(rules)
-    check_hand(hand, &rs)
-    check_table(table, &rs)
-    return exact_count(hand, table, &rs)
-
-
 def classify_cards(uint64_t cards, object rules):
     """Every reading of cards under the rules, as a list of Move ([] when none)."""
     cdef RuleSet rs = rules_of(rules)

@@ -302,21 +302,30 @@ cdef inline void apply_points_bid(GameState* s, uint64_t action) noexcept nogil:
         s.current = seat_after(s, s.current, 1)
 
 
+cdef inline bint apply_call_turn(GameState* s, int kind) noexcept nogil:
+    """Before anyone has called: a call makes the caller (base 1); a decline is remembered
+    and the turn passes on, or the deal is void once every seat has declined. True for a
+    decline (the action is done), False for a call (grabbing begins)."""
+    cdef int seat = s.current
+    s.turns += 1
+    if kind == CALL:
+        s.caller = seat
+        s.bid = 1
+        return False
+    s.declined |= 1 << seat
+    if s.turns == s.players:
+        void_deal(s)
+    else:
+        s.current = seat_after(s, seat, 1)
+    return True
+
+
 cdef inline void apply_three_player_call(GameState* s, uint64_t action, int max_grabs) noexcept nogil:
     """Call, then each other player who did not decline once may grab, then the caller may
     grab back once (RULES.md section 4, last paragraph)."""
     cdef int seat = s.current, kind = code_kind(action), next_seat
     if s.caller < 0:
-        s.turns += 1
-        if kind == CALL:
-            s.caller = seat
-            s.bid = 1
-        else:
-            s.declined |= 1 << seat
-            if s.turns == 3:
-                void_deal(s)
-            else:
-                s.current = (seat + 1) % 3
+        if apply_call_turn(s, kind):
             return
     else:
         if kind == GRAB:
@@ -335,16 +344,7 @@ cdef inline void apply_two_player_call(GameState* s, uint64_t action, int max_gr
     hold the landlord, until one declines or max_grabs is reached (RULES.md section 4)."""
     cdef int seat = s.current, kind = code_kind(action), next_seat
     if s.caller < 0:
-        s.turns += 1
-        if kind == CALL:
-            s.caller = seat
-            s.bid = 1
-        else:
-            s.declined |= 1 << seat
-            if s.turns == 2:
-                void_deal(s)
-            else:
-                s.current = 1 - seat
+        if apply_call_turn(s, kind):
             return
     elif kind == GRAB:
         s.grabs += 1

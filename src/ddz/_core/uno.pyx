@@ -490,6 +490,18 @@ cdef int hand_points(const UnoState* s, int seat) noexcept nogil:
     return total
 
 
+cdef inline int eager_choices(int* buffer, int n) noexcept nogil:
+    """RLCard's policy: keep the actions that are not DRAW or KEEP, when there are any (a
+    player draws only when they cannot play, and plays a playable card they drew); how many
+    are left at the front of buffer."""
+    cdef int i, m = 0
+    for i in range(n):
+        if (buffer[i] & 7) != DRAW and (buffer[i] & 7) != KEEP:
+            buffer[m] = buffer[i]
+            m += 1
+    return m if m > 0 else n
+
+
 cdef int playout(UnoState* s, int flags, uint64_t* rng, int max_steps,
                  bint eager) noexcept nogil:
     """Play random legal actions (any player's) until the round ends or max_steps actions;
@@ -497,17 +509,11 @@ cdef int playout(UnoState* s, int flags, uint64_t* rng, int max_steps,
     that are not DRAW or KEEP when there are any: a player draws only when they cannot play
     and plays a playable card they drew, as RLCard's UNO requires."""
     cdef int buffer[MAX_ACTIONS]
-    cdef int n, m, i, steps = 0
+    cdef int n, steps = 0
     while s.over == PLAYING and steps < max_steps:
         n = legal(s, flags, buffer)
         if eager:
-            m = 0
-            for i in range(n):
-                if (buffer[i] & 7) != DRAW and (buffer[i] & 7) != KEEP:
-                    buffer[m] = buffer[i]
-                    m += 1
-            if m > 0:
-                n = m
+            n = eager_choices(buffer, n)
         apply(s, flags, buffer[below(rng, n)])
         steps += 1
     return steps
@@ -957,17 +963,11 @@ cdef int turn_playout(UnoState* s, int flags, uint64_t* rng, bint eager) noexcep
     """Play random turn actions (uniform, or eager as in playout) to the round's end; the
     number of actions taken."""
     cdef int buffer[MAX_ACTIONS]
-    cdef int n, m, i, steps = 0
+    cdef int n, steps = 0
     while s.over == PLAYING:
         n = turn_codes(s, flags, buffer)
         if eager:
-            m = 0
-            for i in range(n):
-                if (buffer[i] & 7) != DRAW and (buffer[i] & 7) != KEEP:
-                    buffer[m] = buffer[i]
-                    m += 1
-            if m > 0:
-                n = m
+            n = eager_choices(buffer, n)
         apply(s, flags, buffer[below(rng, n)])
         steps += 1
     return steps

@@ -15,7 +15,7 @@ from ddz._core.layout cimport *
 from ddz._core.ruleset cimport *
 from ddz._core.readings cimport *
 from ddz._core.generator cimport *
-from ddz._core.rng cimport below, below_fast, splitmix64
+from ddz._core.rng cimport below_fast, splitmix64
 from ddz._core.state cimport *
 from ddz._core.greedy cimport greedy_action as greedy_choice
 
