@@ -12,7 +12,7 @@ deal when it ends.
 >>> games = ddz.VectorGame(4, rules=ddz.CLASSIC, seed=2)
 >>> mask = games.legal_action_mask()
 >>> mask.shape == (4, ddz.CLASSIC.num_actions), games.observations().shape
-(True, (4, 140))
+(True, (4, 441))
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from ddz._core import vector as _core
 from ddz.actions import ActionSpace, action_space
-from ddz.game import OBSERVATION_SIZE
+from ddz.game import HISTORY, action_index, observation_size
 from ddz.rules import CLASSIC, Rules
 
 __all__ = ["ArrayResult", "CoreVector", "SimulationResult", "VectorGame", "game_seed", "simulate"]
@@ -167,40 +167,88 @@ class CoreVector:
 class VectorGame(CoreVector):
     """``n`` games in C arrays, stepped together.
 
-    * ``legal_action_mask()``: an (n x ``rules.num_actions``) bool array, over
-      ``ddz.ActionSpace(rules)``.
     * ``step(actions)``: one action index a game. Returns ``(rewards, done)``: rewards an
       (n x players) int64 array (a game's payoffs on the step it ends, zeros otherwise), done
       an n bool array. A game that ends starts its next deal at once (auto-reset), so every
       game always has a player to act; ``deal_seed(i)`` tells the new deal's seed.
     * Illegal actions are defined once: if any action is not legal in its game, ``step``
       raises ``ValueError`` naming the game, and no game changes.
-    * ``observations()``: an (n x ``OBSERVATION_SIZE``) int8 array, each game seen by its
-      player to act (``Observation.encode()``'s layout).
+    * Legal actions, over ``ddz.ActionSpace(rules)``, in three forms:
+      ``legal_indices()`` (flat indices and offsets: the cheapest), ``packed_action_mask()``
+      (one bit an action) and ``legal_action_mask()`` (one bool an action).
+    * ``observations()``: an (n x ``observation_size(history)``) int8 array, each game seen
+      by its player to act (``ddz.observation_layout``); each game remembers its last
+      ``history`` moves of play for it.
+
+    Methods that return arrays take ``out=`` to fill an array of the caller's instead of a
+    new one (the fast path for a training loop).
     """
 
-    def __init__(self, n: int, *, rules: Rules = CLASSIC, seed: int = 0) -> None:
+    def __init__(
+        self, n: int, *, rules: Rules = CLASSIC, seed: int = 0, history: int = HISTORY
+    ) -> None:
+        observation_size(history)  # checks history
         self.rules = rules
         self.n = n
+        self.history = history
         self.space: ActionSpace = action_space(rules)
-        codes = np.ascontiguousarray(self.space.codes, dtype=np.uint64)
-        order = np.argsort(codes, kind="stable").astype(np.int64)
-        self._core: Any = _core.VectorGame(
-            rules, n, seed, codes, np.ascontiguousarray(codes[order]), order
-        )
-        self._observation_size = OBSERVATION_SIZE
-        self._mask = np.zeros((n, self.space.size), dtype=np.bool_)
+        self._core: Any = _core.VectorGame(rules, n, seed, action_index(rules), history)
+        self._observation_size = observation_size(history)
         self._rewards = np.zeros((n, 3), dtype=np.int64)
         self._done = np.zeros(n, dtype=np.bool_)
+        self._indices = np.empty(64 * n, dtype=np.int64)
 
     @property
     def num_actions(self) -> int:
         return self.space.size
 
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """Each game's legal actions, one row a game (a new array each call)."""
-        self._core.legal_action_mask(self._mask.view(np.uint8))
-        return self._mask.copy()
+    def legal_action_mask(
+        self, *, out: npt.NDArray[np.bool_] | None = None
+    ) -> npt.NDArray[np.bool_]:
+        """Each game's legal actions, one bool row a game (n x ``num_actions``), into
+        ``out`` when given."""
+        if out is None:
+            out = np.empty((self.n, self.space.size), dtype=np.bool_)
+        self._core.legal_action_mask(
+            _writable(out, np.bool_, (self.n, self.space.size)).view(np.uint8)
+        )
+        return out
+
+    def packed_action_mask(
+        self, *, out: npt.NDArray[np.uint8] | None = None
+    ) -> npt.NDArray[np.uint8]:
+        """Each game's legal actions, one bit an action (n x ``ceil(num_actions / 8)``
+        uint8): action ``i`` is bit ``i % 8`` of byte ``i // 8``, so
+        ``np.unpackbits(bits, axis=1, count=num_actions, bitorder="little")`` is the dense
+        mask. Into ``out`` when given."""
+        shape = (self.n, (self.space.size + 7) // 8)
+        if out is None:
+            out = np.empty(shape, dtype=np.uint8)
+        self._core.packed_mask(_writable(out, np.uint8, shape))
+        return out
+
+    def legal_indices(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Every game's legal action indices: ``(indices, offsets)``, game ``i``'s being
+        ``indices[offsets[i]:offsets[i + 1]]`` (in the order of ``Game.legal_actions``)."""
+        offsets = np.empty(self.n + 1, dtype=np.int64)
+        total = self._core.legal_indices(self._indices, offsets)
+        if total > len(self._indices):
+            self._indices = np.empty(2 * total, dtype=np.int64)
+            total = self._core.legal_indices(self._indices, offsets)
+        return self._indices[:total].copy(), offsets
+
+    def observations(
+        self, *, history: int | None = None, out: npt.NDArray[np.int8] | None = None
+    ) -> npt.NDArray[np.int8]:
+        """Each game's observation of its player to act, one row a game, with its last
+        ``history`` moves of play (default: all the vector remembers), into ``out`` when
+        given."""
+        moves = self.history if history is None else history
+        shape = (self.n, observation_size(moves))
+        if out is None:
+            out = np.empty(shape, dtype=np.int8)
+        self._core.observations(_writable(out, np.int8, shape), moves)
+        return out
 
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
         """Apply one action index a game: ``(rewards, done)`` (see the class docstring)."""
@@ -209,3 +257,18 @@ class VectorGame(CoreVector):
             raise ValueError(f"step takes one action a game ({self.n}), not {len(chosen)}")
         self._core.step(chosen, self._rewards, self._done.view(np.uint8))
         return self._rewards[:, : self.rules.players].copy(), self._done.copy()
+
+
+def _writable(array: Any, dtype: Any, shape: tuple[int, ...]) -> Any:
+    """``array`` if it is a writable, C-contiguous numpy array of this dtype and shape."""
+    if not (
+        isinstance(array, np.ndarray)
+        and array.dtype == dtype
+        and array.shape == shape
+        and array.flags.c_contiguous
+        and array.flags.writeable
+    ):
+        raise ValueError(
+            f"out is a writable, C-contiguous {np.dtype(dtype).name} array of shape {shape}"
+        )
+    return array

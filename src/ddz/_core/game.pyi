@@ -3,12 +3,16 @@
 from collections.abc import Sequence
 from typing import Any
 
+from ddz._core.actions import ActionIndex
 from ddz._core.moves import Move
 
 BID_: int
 CALL_: int
 GRAB_: int
 PHASES: tuple[str, str, str]
+OBSERVATION_BASE: int
+HISTORY_ENTRY_SIZE: int
+HISTORY_LIMIT: int
 
 def shuffled_deal(rules: Any, seed: int) -> tuple[list[int], int, int]: ...
 def seeded_below(state: int, n: int) -> tuple[int, int]: ...
@@ -66,3 +70,6 @@ class GameCore:
     @property
     def played(self) -> tuple[int, ...]: ...
     def state_bytes(self) -> bytes: ...
+    def legal_codes_into(self, out: Any) -> int: ...
+    def legal_indices_into(self, index: ActionIndex, out: Any) -> int: ...
+    def observation_into(self, player: int, history: int, out: Any) -> None: ...
