@@ -151,3 +151,12 @@ def test_uno_observation_vector_equals_encode() -> None:
     assert checked > 1000
     with pytest.raises(ValueError, match="player"):
         uno.Game(players=2, seed=1).observation_vector(2)
+
+
+def test_the_vectors_own_mask_follows_every_step() -> None:
+    vector = ddz.VectorGame(8, seed=9)
+    for _ in range(120):  # through bidding, play and new deals
+        own = vector.legal_action_mask(copy=False)
+        assert not own.flags.writeable
+        assert np.array_equal(own, vector.legal_action_mask())
+        vector.step(vector.sample_legal())

@@ -197,22 +197,55 @@ class VectorGame(CoreVector):
         self._rewards = np.zeros((n, 3), dtype=np.int64)
         self._done = np.zeros(n, dtype=np.bool_)
         self._indices = np.empty(64 * n, dtype=np.int64)
+        self._mask: npt.NDArray[np.bool_] | None = None
+        self._marked: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]
 
     @property
     def num_actions(self) -> int:
         return self.space.size
 
     def legal_action_mask(
-        self, *, out: npt.NDArray[np.bool_] | None = None
+        self, *, out: npt.NDArray[np.bool_] | None = None, copy: bool = True
     ) -> npt.NDArray[np.bool_]:
-        """Each game's legal actions, one bool row a game (n x ``num_actions``), into
-        ``out`` when given."""
+        """Each game's legal actions, one bool row a game (n x ``num_actions``): a new array,
+        or ``out`` when given.
+
+        ``copy=False`` returns the vector's own mask instead, read-only and updated in place
+        by the next call (copy it to keep it): only the entries that change are written, so
+        it costs in proportion to the legal actions, not to the width of the space."""
+        shape = (self.n, self.space.size)
+        if not copy:
+            return self._own_mask()
         if out is None:
-            out = np.empty((self.n, self.space.size), dtype=np.bool_)
-        self._core.legal_action_mask(
-            _writable(out, np.bool_, (self.n, self.space.size)).view(np.uint8)
-        )
+            out = np.empty(shape, dtype=np.bool_)
+        self._core.legal_action_mask(_writable(out, np.bool_, shape).view(np.uint8))
         return out
+
+    def _own_mask(self) -> npt.NDArray[np.bool_]:
+        if self._mask is None:
+            self._mask = np.zeros((self.n, self.space.size), dtype=np.bool_)
+            self._marked = (np.empty(64 * self.n, dtype=np.int64), None)
+        mask = self._mask.view(np.uint8)
+        buffer, offsets = self._marked
+        if offsets is not None:
+            self._core.mark(mask, buffer, offsets, 0)  # clear what the last call set
+        buffer, offsets = self._fill_indices(buffer)
+        self._core.mark(mask, buffer, offsets, 1)
+        self._marked = (buffer, offsets)
+        view = self._mask.view()
+        view.flags.writeable = False
+        return view
+
+    def _fill_indices(
+        self, buffer: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Every game's legal indices into ``buffer`` (a bigger one if it is too small)."""
+        offsets = np.empty(self.n + 1, dtype=np.int64)
+        total = self._core.legal_indices(buffer, offsets)
+        if total > len(buffer):
+            buffer = np.empty(2 * total, dtype=np.int64)
+            self._core.legal_indices(buffer, offsets)
+        return buffer, offsets
 
     def packed_action_mask(
         self, *, out: npt.NDArray[np.uint8] | None = None
@@ -230,12 +263,8 @@ class VectorGame(CoreVector):
     def legal_indices(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """Every game's legal action indices: ``(indices, offsets)``, game ``i``'s being
         ``indices[offsets[i]:offsets[i + 1]]`` (in the order of ``Game.legal_actions``)."""
-        offsets = np.empty(self.n + 1, dtype=np.int64)
-        total = self._core.legal_indices(self._indices, offsets)
-        if total > len(self._indices):
-            self._indices = np.empty(2 * total, dtype=np.int64)
-            total = self._core.legal_indices(self._indices, offsets)
-        return self._indices[:total].copy(), offsets
+        self._indices, offsets = self._fill_indices(self._indices)
+        return self._indices[: offsets[-1]].copy(), offsets
 
     def observations(
         self, *, history: int | None = None, out: npt.NDArray[np.int8] | None = None

@@ -252,6 +252,27 @@ cdef class VectorGame:
             offsets[self.n] = total
         return total
 
+    def mark(self, unsigned char[:, ::1] mask, const int64_t[::1] indices,
+             const int64_t[::1] offsets, unsigned char value):
+        """Set mask[i, a] = value for every index a of game i's run of indices (as
+        legal_indices writes them): a dense mask built, or cleared, touching only the legal
+        entries."""
+        cdef Py_ssize_t game, j
+        cdef int64_t action
+        if mask.shape[0] != self.n or mask.shape[1] != self.size:
+            raise ValueError("the mask needs one row a game and one column an action")
+        if offsets.shape[0] != self.n + 1:
+            raise ValueError("offsets takes one entry a game and one more")
+        for game in range(self.n):
+            if not 0 <= offsets[game] <= offsets[game + 1] <= indices.shape[0]:
+                raise ValueError("offsets do not describe runs of indices")
+        with nogil:
+            for game in range(self.n):
+                for j in range(offsets[game], offsets[game + 1]):
+                    action = indices[j]
+                    if 0 <= action < self.size:
+                        mask[game, action] = value
+
     def step(self, int64_t[::1] actions, int64_t[:, ::1] rewards, unsigned char[::1] done):
         """Apply one action index per game; games that end write their payoffs to rewards,
         set done, and start their next deal. All actions are checked first: if one is not
