@@ -159,6 +159,11 @@ class Observation:
     multiplier: int
     history: tuple[ActionRecord, ...]
     direction: int = 1
+    grabs: int = 0
+    """Grabs so far (call/grab bidding); with two players, also the farmer's let count."""
+    legal_actions: tuple[Action, ...] = ()
+    """The observing player's legal actions when it is their turn, else empty: an agent
+    chooses one of them."""
 
     def encode(self) -> npt.NDArray[np.int8]:
         """A fixed-size int8 vector of this observation, laid out as ``OBSERVATION_LAYOUT``
@@ -584,7 +589,8 @@ class Game:
 
     def observation(self, player: int, *, history: bool = True) -> Observation:
         """What ``player`` may know now: their hand, the others' card counts, the cards each
-        seat played, the kitty once the landlord took it, the table, bids and history.
+        seat played, the kitty once the landlord took it, the table, bids and history, and
+        their legal actions when it is their turn (what an agent receives, ``ddz.agents``).
 
         ``history=False`` leaves the history out (an empty tuple): building it costs time in
         proportion to the game's length, and ``encode()`` does not use it."""
@@ -608,6 +614,8 @@ class Game:
             multiplier=self.multiplier,
             history=records,
             direction=self.direction,
+            grabs=self.grabs,
+            legal_actions=(tuple(self.legal_actions()) if player == self._core.current else ()),
         )
 
     def state_bytes(self) -> bytes:
