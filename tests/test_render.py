@@ -7,6 +7,7 @@ import random
 import pytest
 
 import ddz
+import ddz.svg
 from ddz import render, uno
 from ddz.rules import PRESETS
 from ddz.uno import render as uno_render
@@ -139,3 +140,14 @@ def test_uno_penalty_and_reversed_turns_show() -> None:
     reverse = uno.Game(deal=uno.Deal(["RR R5", "G4 G3", "B4 B7"], draw_pile="R1"), seed=1)
     reverse.step("play RR")
     assert "turns 2 -> 1 -> 0" in str(reverse)
+
+
+def test_a_position_without_a_kitty() -> None:
+    game = ddz.Game.from_position(
+        ddz.ENDGAME, ["3", "4"], landlord=0, to_act=0, table="5", table_player=1
+    )
+    table = str(game)
+    assert "kitty" not in table and "to beat 5  (seat 1)" in table
+    game.step("pass")
+    assert "trick   0: pass" in str(game)  # the move set up with the position is no action
+    assert "kitty" not in ddz.svg.table(game)

@@ -44,9 +44,7 @@ def test_every_card_symbol_is_drawn_distinctly() -> None:
     symbols = "3456789TJQKA2XDSV"
     root = parse(svg.hand(ddz.Cards.parse(symbols)))
     assert cards_of(root) == list(symbols)
-    drawn = {
-        symbol: svg.card(symbol).replace(f'data-card="{symbol}"', "") for symbol in symbols
-    }
+    drawn = {symbol: svg.card(symbol).replace(f'data-card="{symbol}"', "") for symbol in symbols}
     assert len(set(drawn.values())) == len(symbols)  # no two cards look alike
     assert "<polygon" in drawn["X"] and "<polygon" in drawn["D"]  # the jokers' stars
     assert svg.RED in drawn["D"] and svg.RED not in drawn["X"]

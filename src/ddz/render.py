@@ -187,7 +187,7 @@ def text(game: Game | Observation | TableView, *, seat: int | None = None) -> st
         hand = seen.hands[player]
         shown = "hidden" if hand is None else grouped(hand)
         lines.append(f"{marker} {player:<5} {role(seen, player):<9} {count:>5}  {shown}")
-    if seen.kitty is not None:
+    if seen.kitty:  # a position set up without a kitty has none to show
         lines.append(f"kitty   {grouped(seen.kitty)}")
     elif seen.kitty_size:
         lines.append(f"kitty   {seen.kitty_size} cards, face down")

@@ -442,8 +442,9 @@ def _played(record: ActionRecord, x: float, top: int) -> str:
 
 def _footer(seen: TableView, top: int) -> str:
     parts = []
-    parts.append(text(22, top + 20, "kitty", size=13, fill="#e0f2f1", weight="bold"))
-    if seen.kitty is not None:
+    if seen.kitty or seen.kitty_size:
+        parts.append(text(22, top + 20, "kitty", size=13, fill="#e0f2f1", weight="bold"))
+    if seen.kitty:
         parts.append(fan(seen.kitty, 22, top + 28, step=_STEP, scale=0.7))
     elif seen.kitty_size:
         parts.append(backs(22, top + 28, seen.kitty_size, scale=0.7, step=10))
