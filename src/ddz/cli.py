@@ -32,7 +32,7 @@ import numpy as np
 
 import ddz
 from ddz import batch
-from ddz.agents import AGENTS, make_agent
+from ddz.agents import AGENTS, choose, make_agent
 from ddz.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
 from ddz.rules import PRESETS
 
@@ -274,7 +274,7 @@ def play(
         assert player is not None
         if player != seat:
             who = label(player)  # before the action: a bid can make the landlord
-            action = players[player].act(game)
+            action = choose(players[player], game)
             game.step(action)
             write(f"{who}: {action}")
             continue

@@ -371,7 +371,7 @@ class DouDizhuAdapter(Adapter):
         return ddz_agents.make_agent(name, seed)
 
     def agent_action(self, agent: Any, seat: int) -> int:
-        return self.space.index(agent.act(self.game))
+        return self.space.index(ddz_agents.choose(agent, self.game))
 
     def render(self) -> str:
         game = self.game
@@ -630,7 +630,7 @@ class UnoAdapter(Adapter):
         return uno.make_agent(name, seed)
 
     def agent_action(self, agent: Any, seat: int) -> int:
-        choice = agent.act(self.game.observation(seat), self._options[seat])
+        choice = uno.agents.choose(agent, self.game, seat, self._options[seat])
         if choice is None:
             if seat == self.game.current_player:
                 raise ValueError(f"agent {agent!r} did nothing on its turn")

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from ddz.errors import IllegalMoveError
 from ddz.uno.actions import Action
-from ddz.uno.agents import AGENTS, Agent, make_agent
+from ddz.uno.agents import AGENTS, Agent, choose, make_agent
 from ddz.uno.game import Game
 from ddz.uno.match import Match, round_seed
 from ddz.uno.rules import PRESETS
@@ -131,7 +131,7 @@ def _play(args: argparse.Namespace) -> int:
                     _show(game, match, args.seat)
                     choice = _ask(game, args.seat, actions)
                 else:
-                    choice = agents[player].act(game.observation(player), actions)
+                    choice = choose(agents[player], game, player, actions)
                 if choice is not None:
                     intents.append(choice)
             rounds = len(match.results)
