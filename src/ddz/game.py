@@ -204,6 +204,17 @@ class Observation:
         parts.append(self.direction)
         return np.array(parts, dtype=np.int8)
 
+    def __str__(self) -> str:
+        """The table as this seat sees it (``ddz.render.text``)."""
+        from ddz.render import text  # ddz.render imports this module
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        from ddz.svg import table
+
+        return table(self)
+
 
 class Game:
     """One game under ``rules``: deal, bidding, play, scoring (RULES.md sections 3-5: the
@@ -636,6 +647,17 @@ class Game:
             f"<Game {self.phase}, ply {self._core.ply}, to act {self.current_player}, "
             f"landlord {self.landlord}>"
         )
+
+    def __str__(self) -> str:
+        """The table with every hand (``ddz.render.text(game, seat=k)``: one seat's view)."""
+        from ddz.render import text  # ddz.render imports this module
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        from ddz.svg import table
+
+        return table(self)
 
     # --- records -------------------------------------------------------------------------
 
