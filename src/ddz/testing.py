@@ -23,9 +23,9 @@ def check_env(rules: Rules = CLASSIC, *, games: int = 8, steps: int = 400, seed:
     ``ddz.Game`` objects take the same random legal actions for ``steps`` steps, and at every
     step their legal actions (indices, packed and dense masks), observations (the core's
     vector with its history; its base part equal to ``Observation.encode()``), players to
-    act, rewards and game ends must be equal. Raises AssertionError naming the first
-    difference; returns the number of games that ran to their end (each followed by its
-    next deal)."""
+    act, state keys, rewards and game ends must be equal. Raises AssertionError naming the
+    first difference; returns the number of games that ran to their end (each followed by
+    its next deal)."""
     vector = VectorGame(games, rules=rules, seed=seed)
     space = action_space(rules)
     singles = [Game(rules, seed=vector.deal_seed(i)) for i in range(games)]
@@ -36,10 +36,12 @@ def check_env(rules: Rules = CLASSIC, *, games: int = 8, steps: int = 400, seed:
         indices, offsets = vector.legal_indices()
         observations = vector.observations()
         players = vector.current_players
+        keys = vector.keys
         for i, game in enumerate(singles):
             where = f"step {step}, game {i} (deal seed {vector.deal_seed(i)})"
             player = game.current_player
             assert player is not None and players[i] == player, f"{where}: player to act"
+            assert int(keys[i]) == game.key, f"{where}: state key"
             assert np.array_equal(masks[i], game.legal_action_mask()), f"{where}: legal actions"
             unpacked = np.unpackbits(bits[i], count=space.size, bitorder="little")
             assert np.array_equal(unpacked.astype(bool), masks[i]), f"{where}: packed mask"

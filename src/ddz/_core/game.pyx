@@ -253,6 +253,15 @@ cdef class GameCore:
         return tuple([self.s.played[seat] for seat in range(self.s.players)])
 
     @property
+    def key(self):
+        """The 64-bit state key (state_key in state.pxd), kept incrementally."""
+        return self.s.key
+
+    def key_from_scratch(self):
+        """The state key computed from every field anew (for tests of the incremental key)."""
+        return state_key(&self.s, &self.cfg)
+
+    @property
     def landlord_plays(self):
         """Moves (not passes) the landlord has made: a spring needs to know."""
         return self.s.landlord_plays

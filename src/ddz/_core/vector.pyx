@@ -352,6 +352,14 @@ cdef class VectorGame:
                     encode_entry(row + HISTORY_ENTRY * k, self.ring_codes[slot],
                                  self.ring_seats[slot], player, self.states[game].players)
 
+    def keys(self, uint64_t[::1] out):
+        """Fill out (n) with each game's 64-bit state key (state_key in state.pxd)."""
+        cdef Py_ssize_t game
+        if out.shape[0] != self.n:
+            raise ValueError("one key a game")
+        for game in range(self.n):
+            out[game] = self.states[game].key
+
     def current_players(self, int8_t[::1] out):
         cdef Py_ssize_t game
         if out.shape[0] != self.n:
