@@ -6,6 +6,7 @@ Every result is checked against a single-threaded run of the same work."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sys
 import threading
@@ -88,10 +89,9 @@ def test_one_game_stepped_by_many_threads_is_serialised() -> None:
                 actions = game.legal_actions()
                 if not actions:
                     break
-                try:
+                # another thread may move first: then this action is stale and refused
+                with contextlib.suppress(IllegalMoveError):
                     records.append(game.step(rng.choice(actions)))
-                except IllegalMoveError:
-                    pass  # another thread moved first: this action is stale
             return records
 
         records = [r for rs in run_threads(player) for r in rs]  # type: ignore[attr-defined]
@@ -120,15 +120,11 @@ def test_one_game_pushed_copied_and_undone_by_many_threads_never_breaks() -> Non
             assert copy.state_bytes() in states
             actions = game.legal_actions()
             if i % 2 and actions:
-                try:
+                with contextlib.suppress(IllegalMoveError):  # the game moved on, or ended
                     game.push(actions[0])
-                except IllegalMoveError:
-                    pass  # the game moved on meanwhile, or ended
             elif game.history:
-                try:
+                with contextlib.suppress(IndexError):
                     game.undo()
-                except IndexError:
-                    pass
             seen += 1
         return seen
 
