@@ -739,6 +739,15 @@ class Game:
             legal_actions=(tuple(self.legal_actions()) if player == self._core.current else ()),
         )
 
+    @property
+    def key(self) -> int:
+        """The state key: a 64-bit integer, equal for equal states and, with near certainty,
+        different for different ones, kept up to date on every push and undo (Zobrist
+        hashing). It covers what decides the game from here on (hands, seat to act, table and
+        its maker, phase, landlord, ...) and leaves out the history, so transposed move orders
+        meet on one key (``docs/positions.md``, "The state key")."""
+        return int(self._core.key)
+
     def state_bytes(self) -> bytes:
         """The core state as bytes: two games with equal bytes are in the same state."""
         return bytes(self._core.state_bytes())

@@ -189,6 +189,13 @@ class CoreVector:
         self._core.current_players(out)
         return out
 
+    @property
+    def keys(self) -> npt.NDArray[np.uint64]:
+        """Each game's 64-bit state key (``Game.key`` of the same state), one a game."""
+        out = np.zeros(self.n, dtype=np.uint64)
+        self._core.keys(out)
+        return out
+
     def deal_seed(self, game: int) -> int:
         """The seed of game ``game``'s current deal (the seed its single game starts from)."""
         return int(self._core.deal_seed(game))

@@ -341,6 +341,15 @@ cdef class GameCore:
         return tuple([self.s.played[seat] for seat in range(self.s.players)])
 
     @property
+    def key(self):
+        """The 64-bit state key (state_key in state.pxd), kept incrementally."""
+        return self.s.key
+
+    def key_from_scratch(self):
+        """The state key computed from every field anew (for tests of the incremental key)."""
+        return state_key(&self.s, &self.cfg)
+
+    @property
     def landlord_plays(self):
         """Moves (not passes) the landlord has made: a spring needs to know."""
         return self.s.landlord_plays
@@ -372,9 +381,8 @@ def restore_core(object rules, bytes state, bytes stack, bytes actions):
     for i in range(depth + 1):
         raw = state_raw if i == depth else stack_raw + i * sizeof(GameState)
         memcpy(&one, raw, sizeof(GameState))
-        if state_fault(&one, &cfg):
-            raise ValueError(f"the pickled game holds a state these rules cannot reach "
-                             f"(check {state_fault(&one, &cfg)})")
+        if state_fault(&one, &cfg) or one.key != state_key(&one, &cfg):
+            raise ValueError("the pickled game holds a state these rules cannot reach")
     if depth > core.capacity:
         grow(core, depth)
     core.cfg = cfg

@@ -13,6 +13,7 @@ from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 from ddz._core.rng cimport below
 from ddz._core.moves cimport rules_of
+from ddz._core.zobrist cimport fmix64, zobrist_cards, zobrist_change
 
 cdef enum:
     BID = 17            # action type: bid the value in the rank field
@@ -71,6 +72,7 @@ ctypedef struct GameState:
     int players             # 2 or 3
     int direction           # +1 in seat order, -1 after an odd number of Reverses
     uint64_t played[3]      # the cards each seat has played: public knowledge
+    uint64_t key            # the state key (state_key below), kept up to date by every change
 
 
 cdef enum:
@@ -160,6 +162,7 @@ cdef inline void init_state(GameState* s, const GameConfig* cfg, const uint64_t*
     if cfg.bidding == RANDOM_LANDLORD:
         s.bid = 1
         settle(s, first_player)
+    s.key = state_key(s, cfg)
 
 
 cdef inline void init_position(GameState* s, const GameConfig* cfg, const uint64_t* hands,
@@ -190,6 +193,7 @@ cdef inline void init_position(GameState* s, const GameConfig* cfg, const uint64
     s.direction = direction
     s.landlord_plays = landlord_plays
     s.farmer_plays = farmer_plays
+    s.key = state_key(s, cfg)
 
 
 cdef inline void seeded_start(GameState* s, const GameConfig* cfg, uint64_t seed) noexcept nogil:
@@ -391,6 +395,13 @@ cdef inline int state_fault(const GameState* s, const GameConfig* cfg) noexcept 
 
 
 cdef inline void apply_action(GameState* s, const GameConfig* cfg, uint64_t action) noexcept nogil:
+    # The key, incrementally: take the small fields' part out, apply, put the hands' changes
+    # (one hand in play; the landlord's when it takes the kitty) and the new small fields in.
+    cdef uint64_t key = s.key ^ small_fields_key(s, cfg)
+    cdef uint64_t before[3]
+    cdef int seat
+    for seat in range(3):
+        before[seat] = s.hands[seat]
     s.ply += 1
     if s.phase == BIDDING:
         if cfg.bidding == POINTS:
@@ -401,6 +412,57 @@ cdef inline void apply_action(GameState* s, const GameConfig* cfg, uint64_t acti
             apply_three_player_call(s, action, cfg.max_grabs)
     else:
         apply_play(s, action)
+    for seat in range(s.players):
+        if s.hands[seat] != before[seat]:
+            key ^= zobrist_change(seat, before[seat], s.hands[seat])
+    s.key = key ^ small_fields_key(s, cfg)
+
+
+# The state key: 64 bits that are equal for equal states and, with near certainty, differ
+# for different ones (docs/positions.md, "The state key"). It covers what decides the game
+# from here on: every hand (Zobrist: zobrist.pxd), the phase, the seat to act, the landlord,
+# the move to beat and its maker, the direction, the grabs (the let count), the winner and a
+# void deal, whether a spring is still possible (when the rules count springs), and in
+# bidding every bidding field and the kitty. It leaves out what only records the past or only
+# scales the score: the ply, the history, the cards played, the first bidder, the bid and the
+# bombs once play starts, and the kitty once shown; so transposed move orders meet on one key.
+
+cdef inline uint64_t small_fields_key(const GameState* s, const GameConfig* cfg) noexcept nogil:
+    """The key's part from every field but the hands, from scratch (a few multiplications)."""
+    cdef uint64_t packed = (<uint64_t>s.phase
+                            | (<uint64_t>(s.current + 1) << 2)
+                            | (<uint64_t>(s.landlord + 1) << 5)
+                            | (<uint64_t>(s.table_player + 1) << 8)
+                            | (<uint64_t>(s.direction < 0) << 11)
+                            | (<uint64_t>s.grabs << 12)
+                            | (<uint64_t>(s.winner + 1) << 20)
+                            | (<uint64_t>s.void << 23))
+    cdef uint64_t key
+    if cfg.spring:
+        # a landlord's spring needs farmer_plays == 0; the farmers' landlord_plays == 1
+        packed |= ((<uint64_t>(2 if s.landlord_plays > 2 else s.landlord_plays) << 24)
+                   | (<uint64_t>(s.farmer_plays > 0) << 26))
+    key = fmix64(packed * 0xD6E8FEB86659FD93ULL + 0x2545F4914F6CDD1DULL)
+    key ^= fmix64(s.table * 0xA0761D6478BD642FULL + 0xE7037ED1A0B428DBULL)
+    if s.phase == BIDDING:
+        packed = (<uint64_t>s.bid
+                  | (<uint64_t>(s.high_bidder + 1) << 4)
+                  | (<uint64_t>(s.caller + 1) << 8)
+                  | (<uint64_t>s.declined << 12)
+                  | (<uint64_t>s.grab_turn << 16)
+                  | (<uint64_t>s.turns << 20))
+        key ^= fmix64(packed * 0x8EBC6AF09C88C6E3ULL + 0x589965CC75374CC3ULL)
+        key ^= fmix64(s.kitty * 0x1D8E4E27C47D124FULL + 0x5851F42D4C957F2DULL)
+    return key
+
+
+cdef inline uint64_t state_key(const GameState* s, const GameConfig* cfg) noexcept nogil:
+    """The state key from scratch; apply_action keeps s.key equal to it incrementally."""
+    cdef uint64_t key = small_fields_key(s, cfg)
+    cdef int seat
+    for seat in range(s.players):
+        key ^= zobrist_cards(seat, s.hands[seat])
+    return key
 
 
 cdef inline void apply_points_bid(GameState* s, uint64_t action) noexcept nogil:

@@ -400,6 +400,15 @@ cdef class VectorGame:
                 encode(&self.states[game], &self.cfg, self.states[game].current,
                        &out[game, 0])
 
+    def keys(self, uint64_t[::1] out):
+        """Fill out (n) with each game's 64-bit state key (state_key in state.pxd)."""
+        cdef Py_ssize_t game
+        if out.shape[0] != self.n:
+            raise ValueError("one key a game")
+        with self.lock:
+            for game in range(self.n):
+                out[game] = self.states[game].key
+
     def current_players(self, int8_t[::1] out):
         """Fill out (n int8) with the player to act in each game."""
         cdef Py_ssize_t game
@@ -472,7 +481,8 @@ def restore_vector(object rules, Py_ssize_t n, uint64_t seed, uint64_t rng, Py_s
         raise ValueError("the pickled VectorGame's parts have the wrong sizes for this build")
     for i in range(n):
         memcpy(&one, raw + i * sizeof(GameState), sizeof(GameState))
-        if state_fault(&one, &game.cfg) or one.phase == OVER:
+        if state_fault(&one, &game.cfg) or one.phase == OVER or one.key != state_key(&one,
+                                                                                  &game.cfg):
             raise ValueError(f"the pickled VectorGame's game {i} is in a state these rules "
                              f"cannot reach")
     memcpy(game.states, raw, n * sizeof(GameState))
