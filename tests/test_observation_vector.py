@@ -160,3 +160,20 @@ def test_the_vectors_own_mask_follows_every_step() -> None:
         assert not own.flags.writeable
         assert np.array_equal(own, vector.legal_action_mask())
         vector.step(vector.sample_legal())
+
+
+def test_copies_and_pickles_keep_the_remembered_moves() -> None:
+    import copy
+    import pickle
+
+    vector = ddz.VectorGame(6, seed=2, history=4)
+    for _ in range(50):
+        vector.step(vector.sample_legal())
+    for duplicate in (lambda v: v.copy(), copy.deepcopy, lambda v: pickle.loads(pickle.dumps(v))):
+        other = duplicate(vector)
+        assert np.array_equal(other.observations(), vector.observations())
+        assert np.array_equal(other.legal_action_mask(copy=False), vector.legal_action_mask())
+        actions = vector.sample_legal()
+        other.step(actions)
+        vector.step(actions)
+        assert np.array_equal(other.observations(), vector.observations())

@@ -55,6 +55,10 @@ class ActionSpace:
         self.num_moves = len(self.codes) - 1 - len(BIDDING_ACTIONS)
         self._order = np.argsort(self.codes, kind="stable")
         self._sorted = self.codes[self._order]
+        # An action space is shared (action_space() caches one per rules) by every game and
+        # thread: it holds only arrays nobody writes after this point.
+        for array in (self._order, self._sorted):
+            array.flags.writeable = False
 
     @property
     def size(self) -> int:
