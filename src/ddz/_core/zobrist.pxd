@@ -7,7 +7,7 @@
 
 from libc.stdint cimport uint64_t
 
-from ddz._core.layout cimport count_of, __builtin_ctzll
+from ddz._core.layout cimport count_of, ddz_ctz64
 
 
 cdef inline uint64_t fmix64(uint64_t z) noexcept nogil:
@@ -29,7 +29,7 @@ cdef inline uint64_t zobrist_cards(int seat, uint64_t cards) noexcept nogil:
     cdef uint64_t key = 0
     cdef int symbol
     while cards:
-        symbol = __builtin_ctzll(cards) // 3
+        symbol = ddz_ctz64(cards) // 3
         key ^= zobrist_number(seat, symbol, count_of(cards, symbol))
         cards &= ~((<uint64_t>7) << (3 * symbol))
     return key
@@ -42,7 +42,7 @@ cdef inline uint64_t zobrist_change(int seat, uint64_t before, uint64_t after) n
     cdef uint64_t changed = before ^ after
     cdef int symbol
     while changed:
-        symbol = __builtin_ctzll(changed) // 3
+        symbol = ddz_ctz64(changed) // 3
         key ^= (zobrist_number(seat, symbol, count_of(before, symbol))
                 ^ zobrist_number(seat, symbol, count_of(after, symbol)))
         changed &= ~((<uint64_t>7) << (3 * symbol))
