@@ -23,12 +23,16 @@ Action.parse('0: catch 1')
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
 
 from ddz._core import uno as _core
 from ddz.uno.cards import CARDS, COLOURS, Card, colour_index
 
-__all__ = ["ACTION_KINDS", "Action", "ActionKind"]
+__all__ = ["ACTION_KINDS", "Action", "ActionKind", "ActionSpace"]
 
 ActionKind: TypeAlias = Literal["play", "draw", "keep", "uno", "catch", "colour"]
 ACTION_KINDS: tuple[ActionKind, ...] = ("play", "draw", "keep", "uno", "catch", "colour")
@@ -196,3 +200,108 @@ def _all_actions() -> dict[int, Action]:
 
 BY_CODE: dict[int, Action] = _all_actions()
 """Every action of up to ten players by its code (legal lists share these objects)."""
+
+
+class ActionSpace:
+    """UNO's actions, numbered the same for every player and every number of players
+    (the catches are relative: the player ``k`` seats after me in seat order, as in the
+    observation).
+
+    ======================  ==========  ==============================================
+    index                   base        action
+    ======================  ==========  ==============================================
+    0                       ``PASS``    do nothing (only out of turn)
+    1 .. 52                 ``PLAY``    play the coloured card of kind ``index - 1``
+    53 .. 56                ``WILD``    play a Wild choosing red, yellow, green, blue
+    57 .. 60                ``WILD4``   play a Wild Draw Four choosing a colour
+    61                      ``DRAW``    draw (or take the stacked penalty)
+    62                      ``KEEP``    keep the playable card just drawn
+    63                      ``UNO``     call UNO
+    64 .. 67                ``COLOUR``  choose the starting colour
+    68 .. 76                ``CATCH``   catch the player 1 .. 9 seats after me
+    ======================  ==========  ==============================================
+
+    >>> from ddz import uno
+    >>> space = uno.ActionSpace(players=4)
+    >>> space.size, space.index(Action.parse("2: play W+4 green"))
+    (77, 59)
+    >>> space.index(Action.parse("3: catch 1")), str(space.action(69, player=3))
+    (69, '3: catch 1')
+    """
+
+    PASS = 0
+    PLAY = 1
+    WILD = 53
+    WILD4 = 57
+    DRAW = 61
+    KEEP = 62
+    UNO = 63
+    COLOUR = 64
+    CATCH = 67  # + k for the player k seats after me, k = 1 .. 9
+    SIZE = CATCH + _MAX_PLAYERS
+
+    def __init__(self, players: int) -> None:
+        if not 2 <= players <= _MAX_PLAYERS:
+            raise ValueError(f"UNO is for 2..{_MAX_PLAYERS} players, not {players!r}")
+        self.players = players
+
+    @property
+    def size(self) -> int:
+        return self.SIZE
+
+    def __len__(self) -> int:
+        return self.SIZE
+
+    def index(self, action: Action) -> int:
+        """The index of an action (relative to its player, for a catch)."""
+        kind = action.kind
+        if kind == "play":
+            assert action.card is not None and action.colour is not None
+            if action.card.kind < 52:
+                return self.PLAY + action.card.kind
+            base = self.WILD if action.card.kind == 52 else self.WILD4
+            return base + COLOURS.index(action.colour)
+        if kind == "catch":
+            assert action.target is not None
+            offset = (action.target - action.player) % self.players
+            if offset == 0 or action.target >= self.players:
+                raise ValueError(f"{action} catches no other player of {self.players}")
+            return self.CATCH + offset
+        if kind == "colour":
+            assert action.colour is not None
+            return self.COLOUR + COLOURS.index(action.colour)
+        return {"draw": self.DRAW, "keep": self.KEEP, "uno": self.UNO}[kind]
+
+    def action(self, index: int, player: int) -> Action | None:
+        """The action ``player`` takes with ``index``; None for the pass."""
+        if not 0 <= index < self.SIZE:
+            raise IndexError(f"action index {index} is outside 0..{self.SIZE - 1}")
+        if index == self.PASS:
+            return None
+        if index < self.WILD:
+            return Action.play(player, CARDS[index - self.PLAY])
+        if index < self.DRAW:
+            card = "W" if index < self.WILD4 else "W+4"
+            return Action.play(player, card, COLOURS[(index - self.WILD) % 4])
+        if index < self.COLOUR:
+            kind = ("draw", "keep", "uno")[index - self.DRAW]
+            return Action(player, kind)  # type: ignore[arg-type]
+        if index < self.CATCH + 1:
+            return Action(player, "colour", colour=COLOURS[index - self.COLOUR])
+        offset = index - self.CATCH
+        if offset >= self.players:
+            raise ValueError(f"no player {offset} seats after another in a {self.players}-game")
+        return Action(player, "catch", target=(player + offset) % self.players)
+
+    def mask(self, actions: Iterable[Action], *, passing: bool = False) -> npt.NDArray[np.int8]:
+        """An int8 vector over the space, 1 at each given action (and at the pass if
+        ``passing``)."""
+        mask = np.zeros(self.SIZE, dtype=np.int8)
+        for action in actions:
+            mask[self.index(action)] = 1
+        if passing:
+            mask[self.PASS] = 1
+        return mask
+
+    def __repr__(self) -> str:
+        return f"<uno.ActionSpace {self.SIZE} actions, {self.players} players>"
