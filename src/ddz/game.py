@@ -27,7 +27,7 @@ import dataclasses
 import json
 import random
 from collections.abc import Sequence
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -197,6 +197,36 @@ class Observation:
         parts += one_hot(3, relative(self.current_player))
         parts.append(self.direction)
         return np.array(parts, dtype=np.int8)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (cards and moves in notation) that :meth:`from_dict` reads back."""
+        from ddz.records import observation_to_dict
+
+        return observation_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Observation:
+        """The observation :meth:`to_dict` wrote; ``ddz.errors.RecordError`` names a bad field."""
+        from ddz.records import observation_from_dict
+
+        return observation_from_dict(data)
+
+    def to_json(self) -> str:
+        """This observation as JSON, what a server sends one player (``ddz.records``).
+
+        >>> import ddz
+        >>> seen = ddz.Game(seed=1).observation(0)
+        >>> ddz.Observation.from_json(seen.to_json()) == seen
+        True
+        """
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Observation:
+        """The observation :meth:`to_json` wrote; ``ddz.errors.RecordError`` if it is not one."""
+        from ddz.records import observation_from_json
+
+        return observation_from_json(text)
 
 
 class Game:
@@ -419,9 +449,12 @@ class Game:
             or f"{parsed} is not legal"
         )
 
-    def step(self, action: Action | str) -> ActionRecord:
+    def step(self, action: Action | str, *, player: int | None = None) -> ActionRecord:
         """Take an action, checked: IllegalMoveError (with the reason) leaves the game as it
-        was. Returns the record appended to the history."""
+        was. Returns the record appended to the history. ``player`` is the seat sending the
+        action (a server's check): IllegalMoveError unless it is that seat's turn."""
+        if player is not None:
+            self._check_turn(player)
         parsed = self.parse_action(action)
         core = self._core
         if core.check(parsed.code) != 0:
@@ -429,6 +462,18 @@ class Game:
         record = ActionRecord(core.ply, core.current, core.phase, parsed)
         core.push(parsed.code)
         return record
+
+    def _check_turn(self, player: object) -> None:
+        from ddz.records import seat_of
+
+        try:
+            seat = seat_of(self.rules.players, player)
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+        if self.current_player is None:
+            raise IllegalMoveError("the game is over")
+        if seat != self.current_player:
+            raise IllegalMoveError(f"it is seat {self.current_player}'s turn, not seat {seat}'s")
 
     def push(self, action: Action | int) -> None:
         """Take an action without checking it: the fast path for search and simulation, for
@@ -507,9 +552,19 @@ class Game:
 
     # --- records -------------------------------------------------------------------------
 
-    def to_json(self) -> str:
+    def view(self, seat: int) -> dict[str, Any]:
+        """The record as ``seat`` may see it, JSON-ready: the other hands, the kitty until a
+        landlord takes it and the seed left out (``ddz.records.view``)."""
+        from ddz.records import view
+
+        return view(self, seat)
+
+    def to_json(self, *, seat: int | None = None) -> str:
         """The game as JSON: rules, seed, deal, first player and every action; from_json
-        replays it exactly."""
+        replays it exactly. With ``seat``: :meth:`view` as JSON, what a server sends that
+        seat (it does not replay)."""
+        if seat is not None:
+            return json.dumps(self.view(seat))
         rules = dataclasses.asdict(self.rules)
         rules["bidding"] = self.rules.bidding.value
         return json.dumps(
