@@ -65,6 +65,19 @@ def test_a_view_is_the_record_with_the_hidden_fields_left_out(rules: ddz.Rules) 
                 ddz.Game.from_json(json.dumps(seen))  # a view does not replay
 
 
+def test_the_view_of_a_game_set_up_at_a_position() -> None:
+    game = ddz.Game.from_position(
+        ddz.ENDGAME, ["KK", "789TJQKA2"], landlord=0, to_act=1, table="333444+56", table_player=0
+    )
+    game.step("pass")
+    seen = json.loads(game.to_json(seat=1))
+    assert seen["start"]["hands"] == [None, "789TJQKA2"]
+    assert seen["start"]["card_counts"] == [2, 9]
+    assert seen["start"]["table"] == "333444+56" and seen["actions"] == ["pass"]
+    assert "KK" not in json.dumps(seen) and "position" not in seen
+    assert ddz.Observation.from_json(game.observation(0).to_json()) == game.observation(0)
+
+
 def test_view_refuses_a_seat_that_is_not_one() -> None:
     game = ddz.Game(ddz.TWO_PLAYER, seed=1)
     for seat in (2, -1, True, "0", 1.0):

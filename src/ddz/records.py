@@ -72,8 +72,38 @@ def view(game: Game, seat: int) -> dict[str, Any]:
     landlord takes it (then everyone has seen it); the seed is left out. The actions are
     public: every seat saw them taken. The other hands are never sent, so this record does
     not replay (``Game.from_json`` refuses it).
+
+    A game set up with ``Game.from_position`` has ``start`` instead of the deal: the
+    position's fields with ``hands`` hidden the same way and ``card_counts`` added.
     """
     seat = seat_of(game.rules.players, seat)
+    actions = [str(record.action) for record in game.history]
+    start = game.start
+    if start is not None:  # a game set up at a position: its public part and this hand
+        return {
+            "format": VIEW_FORMAT,
+            "seat": seat,
+            "rules": rules_dict(game),
+            "start": {
+                "hands": [
+                    str(hand) if index == seat else None for index, hand in enumerate(start.hands)
+                ],
+                "card_counts": [len(hand) for hand in start.hands],
+                "landlord": start.landlord,
+                "to_act": start.to_act,
+                "table": None if start.table is None else str(start.table),
+                "table_player": start.table_player,
+                "played": [str(cards) for cards in start.played],
+                "kitty": str(start.kitty),
+                "bid": start.bid,
+                "bombs": start.bombs,
+                "grabs": start.grabs,
+                "direction": start.direction,
+                "landlord_moves": start.landlord_moves,
+                "farmer_moves": start.farmer_moves,
+            },
+            "actions": actions,
+        }
     hands, kitty = game.deal
     return {
         "format": VIEW_FORMAT,
@@ -82,7 +112,7 @@ def view(game: Game, seat: int) -> dict[str, Any]:
         "hands": [str(hand) if index == seat else None for index, hand in enumerate(hands)],
         "kitty": str(kitty) if game.landlord is not None else None,
         "first_player": game.first_player,
-        "actions": [str(record.action) for record in game.history],
+        "actions": actions,
     }
 
 
@@ -182,7 +212,7 @@ def observation_from_dict(data: object) -> Observation:
         if seat is not None and not 0 <= seat < seats:
             raise RecordError(f"there is no seat {seat} (seats 0..{seats - 1})", field=name)
         values[name] = seat
-    for name in ("bid", "multiplier", "direction"):
+    for name in ("bid", "multiplier", "direction", "grabs"):
         if name in data:
             values[name] = _int(data, name)
     values["hand"] = _cards(data.get("hand"), "hand")
