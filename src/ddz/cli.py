@@ -15,6 +15,8 @@
     the number of game-tree nodes at each depth below a position (``ddz.perft``).
 ``uno simulate ...``, ``uno play ...``
     UNO with the Lombardy house rules (``ddz.uno.cli``).
+``serve [--port 8000] [--host 127.0.0.1]``
+    a local web page to play any game against agents and to replay records (``ddz.web``).
 
 Every command takes ``--help``. Bad arguments end with one line on stderr and exit status 2;
 Ctrl-C ends any command with exit status 130 and no traceback.
@@ -558,11 +560,22 @@ def build_parser() -> argparse.ArgumentParser:
     play_.set_defaults(run=_play)
     perft.set_defaults(run=_perft)
     uno.set_defaults(run=_uno)
+    serve = commands.add_parser("serve", help="play and replay games in a browser (local page)")
+    serve.add_argument("--port", type=int, default=8000, help="default 8000; 0: any free port")
+    serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine)")
+    serve.add_argument("--verbose", action="store_true", help="log every request on stderr")
+    serve.set_defaults(run=_serve)
     for summary in commands._choices_actions:  # each command's --help opens with its summary
         command = commands.choices[summary.dest]
         text = summary.help or ""
         command.description = command.description or f"{text[:1].upper()}{text[1:]}."
     return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from ddz.web.server import serve  # the web server loads only when asked for
+
+    return serve(args.host, args.port, quiet=not args.verbose)
 
 
 def _uno(args: argparse.Namespace) -> int:
