@@ -73,9 +73,13 @@ def text(
     )
 
 
+def pill_width(words: str) -> float:
+    return 12 + 7.5 * len(words)
+
+
 def pill(x: float, y: float, words: str, *, fill: str, ink: str = "#ffffff") -> str:
     """A rounded label (a role, ``pass``) whose left edge is ``x`` and middle ``y``."""
-    width = 12 + 7.5 * len(words)
+    width = pill_width(words)
     return (
         f'<g class="pill"><rect x="{num(x)}" y="{num(y - 10)}" width="{num(width)}" height="20" '
         f'rx="10" fill="{fill}"/>'
@@ -257,6 +261,14 @@ def card(symbol: str, *, x: float = 0, y: float = 0, seat: int | None = None) ->
     return "".join(parts)
 
 
+def fitting_step(count: int, room: float, *, step: float = _STEP, extra: float = 0) -> float:
+    """How far apart ``count`` cards go to fit in ``room`` (``extra`` taken by gaps):
+    ``step`` when they fit, closer when not, never under 4."""
+    if count < 2:
+        return step
+    return max(4.0, min(step, (room - extra - CARD_WIDTH) / (count - 1)))
+
+
 def fan_width(count: int, *, step: float = _STEP) -> int:
     """The width of ``count`` cards fanned ``step`` apart."""
     return 0 if count == 0 else int(CARD_WIDTH + (count - 1) * step)
@@ -283,15 +295,21 @@ def _move_cards(played: Move) -> tuple[list[str], list[str]]:
     return main, kickers
 
 
-def _move_group(played: Move, x: float, y: float, *, scale: float = 1.0) -> tuple[str, float]:
-    """A move's cards (kickers after a small gap), or a ``pass`` label; and its width."""
+def _move_group(
+    played: Move, x: float, y: float, *, scale: float = 1.0, room: float = 10_000
+) -> tuple[str, float]:
+    """A move's cards (kickers after a small gap), or a ``pass`` label; and its width. The
+    cards close up to fit in ``room`` (drawn width)."""
     if played.is_pass:
         return pill(x, y + CARD_HEIGHT * scale / 2, "pass", fill="#546e7a"), 48
     main, kickers = _move_cards(played)
-    parts = [card(s, x=i * _STEP) for i, s in enumerate(main)]
-    offset = fan_width(len(main)) + 8
-    parts += [card(s, x=offset + i * _STEP) for i, s in enumerate(kickers)]
-    width = fan_width(len(main)) + (fan_width(len(kickers)) + 8 if kickers else 0)
+    # main and kickers fan with one step; the kickers' first card and the gap take a card more
+    extra = CARD_WIDTH + 8 if kickers else 0
+    step = fitting_step(len(main) + len(kickers) - (1 if kickers else 0), room / scale, extra=extra)
+    parts = [card(s, x=i * step) for i, s in enumerate(main)]
+    offset = fan_width(len(main), step=step) + 8
+    parts += [card(s, x=offset + i * step) for i, s in enumerate(kickers)]
+    width = offset - 8 + (fan_width(len(kickers), step=step) + 8 if kickers else 0)
     body = "".join(parts)
     return f'<g class="move" transform="{placement(x, y, scale)}">{body}</g>', width * scale
 
@@ -412,13 +430,15 @@ def _seat_row(seen: TableView, player: int, top: int, played: ActionRecord | Non
         text(22, top + 78, f"{count} card{'s' if count != 1 else ''}", size=13, fill="#e0f2f1")
     )
     if acting:
-        parts.append(to_act(top))
+        parts.append(to_act(22 + pill_width(seat_role if seat_role != "-" else "?") + 8, top + 52))
     cards = seen.hands[player]
     card_top = top + (_ROW - CARD_HEIGHT) / 2
+    room = _PLAY_X - 10 - _HAND_X
     if cards is None:
-        parts.append(backs(_HAND_X, card_top, count))
+        parts.append(backs(_HAND_X, card_top, count, step=fitting_step(count, room, step=7)))
     elif cards:
-        parts.append(fan(cards, _HAND_X, card_top, seat=player))
+        step = fitting_step(len(cards), room)
+        parts.append(fan(cards, _HAND_X, card_top, seat=player, step=step))
     else:
         parts.append(
             text(_HAND_X, top + _ROW / 2 + 5, "out", size=15, fill="#ffe082", weight="bold")
@@ -429,11 +449,9 @@ def _seat_row(seen: TableView, player: int, top: int, played: ActionRecord | Non
     return "".join(parts)
 
 
-def to_act(top: float) -> str:
+def to_act(x: float, y: float) -> str:
     """The tag on the row of the seat to act (its outline says it too)."""
-    return text(
-        TABLE_WIDTH - 22, top + 24, "to act", size=12, fill="#ffeb3b", anchor="end", weight="bold"
-    )
+    return text(x, y, "to act", size=12, fill="#ffeb3b", weight="bold")
 
 
 def _played(record: ActionRecord, x: float, top: int) -> str:
@@ -441,7 +459,7 @@ def _played(record: ActionRecord, x: float, top: int) -> str:
     action = record.action
     if isinstance(action, Bid) or action.is_pass:
         return pill(x, top + _ROW / 2, str(action), fill="#546e7a")
-    group, _ = _move_group(action, x, top + 16, scale=0.8)
+    group, _ = _move_group(action, x, top + 16, scale=0.8, room=TABLE_WIDTH - 16 - x)
     return group
 
 

@@ -23,6 +23,7 @@ from ddz.svg import (
     back,
     backs,
     document,
+    fitting_step,
     num,
     pill,
     placement,
@@ -142,8 +143,10 @@ def card(
     return "".join(parts)
 
 
-def _fan(cards: Sequence[Card], x: float, y: float, *, seat: int | None = None) -> str:
-    return "".join(card(c, x=x + i * _STEP, y=y, seat=seat) for i, c in enumerate(cards))
+def _fan(
+    cards: Sequence[Card], x: float, y: float, *, seat: int | None = None, step: float = _STEP
+) -> str:
+    return "".join(card(c, x=x + i * step, y=y, seat=seat) for i, c in enumerate(cards))
 
 
 def _fan_width(count: int) -> int:
@@ -307,12 +310,14 @@ def _row(seen: _Seen, player: int, top: int) -> str:
     if player == seen.uno_player:
         parts.append(pill(22, top + 72, "UNO?", fill="#c62828"))
     if acting:
-        parts.append(to_act(top))
+        parts.append(to_act(100, top + 56))
     card_top = top + (_ROW - CARD_HEIGHT) / 2
+    room = TABLE_WIDTH - 16 - _HAND_X
     if cards is None:
-        parts.append(backs(_HAND_X, card_top, size))
+        parts.append(backs(_HAND_X, card_top, size, step=fitting_step(size, room, step=7)))
     elif cards:
-        parts.append(_fan(cards, _HAND_X, card_top, seat=player))
+        step = fitting_step(len(cards), room, step=_STEP)
+        parts.append(_fan(cards, _HAND_X, card_top, seat=player, step=step))
     else:
         parts.append(
             text(_HAND_X, top + _ROW / 2 + 5, "out", size=15, fill="#ffe082", weight="bold")
