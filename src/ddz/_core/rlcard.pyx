@@ -31,7 +31,7 @@ from ddz._core.state cimport *
 cdef enum:
     ACTIONS = 27472           # RLCard's ids: 27,471 moves, then the pass
     PASS_ID = 27471
-    MAX_PLIES = 256           # at most 3 plies per card played
+    TRACE_PLIES = 256           # at most 3 plies per card played
     LEGAL_CAP = 4096
     HISTORY = 9
     CARD_BITS = 54
@@ -80,8 +80,8 @@ cdef class RlcardCore:
         cdef uint64_t code
         cdef int32_t rlcard_id
         self.cfg = config_of(rules)
-        self.before = <GameState*>malloc(MAX_PLIES * sizeof(GameState))
-        self.trace_ids = <int*>malloc(MAX_PLIES * sizeof(int))
+        self.before = <GameState*>malloc(TRACE_PLIES * sizeof(GameState))
+        self.trace_ids = <int*>malloc(TRACE_PLIES * sizeof(int))
         self.code_of = <uint64_t*>malloc(ACTIONS * sizeof(uint64_t))
         self.sorted_codes = <uint64_t*>malloc(ACTIONS * sizeof(uint64_t))
         self.sorted_ids = <int32_t*>malloc(ACTIONS * sizeof(int32_t))
@@ -346,7 +346,7 @@ cdef class RlcardCore:
             if self.legal[i] == rlcard_id:
                 found = True
                 break
-        if not found or self.plies >= MAX_PLIES:
+        if not found or self.plies >= TRACE_PLIES:
             return False
         memcpy(&self.before[self.plies], &self.s, sizeof(GameState))
         self.trace_ids[self.plies] = rlcard_id
