@@ -219,6 +219,30 @@ class Observation:
         put(1, {0: self.draw_pile_size})
         return vector
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (cards in notation) that :meth:`from_dict` reads back."""
+        from ddz.uno.records import observation_to_dict
+
+        return observation_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Observation:
+        """The observation :meth:`to_dict` wrote; ``ddz.errors.RecordError`` names a bad field."""
+        from ddz.uno.records import observation_from_dict
+
+        return observation_from_dict(data)
+
+    def to_json(self) -> str:
+        """This observation as JSON, what a server sends one player (``ddz.uno.records``)."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Observation:
+        """The observation :meth:`to_json` wrote; ``ddz.errors.RecordError`` if it is not one."""
+        from ddz.uno.records import observation_from_json
+
+        return observation_from_json(text)
+
     def __str__(self) -> str:
         """The table as this player sees it (``ddz.uno.render.text``)."""
         from ddz.uno.render import text  # ddz.uno.render imports this module
@@ -469,14 +493,37 @@ class Game:
         not the exact twin of the card just played (or comes too late)? It costs two cards."""
         return bool(self._core.check(self.parse_action(action).code) == _WRONG_JUMP_IN)
 
-    def step(self, action: Action | str) -> Action:
+    def step(self, action: Action | str, *, player: int | None = None) -> Action:
         """Take an action, checked: IllegalMoveError (with the reason) leaves the game as it
-        was. A wrong jump-in is taken: its player draws two. Returns the action."""
-        parsed = self.parse_action(action)
+        was. A wrong jump-in is taken: its player draws two. Returns the action.
+
+        ``player`` is the seat sending the action (a server's check): text without ``N:``
+        is that seat's action, and an action of another seat raises IllegalMoveError."""
+        parsed = self._parse_for(action, player)
         reason = self._core.check(parsed.code)
         if reason not in (0, _WRONG_JUMP_IN):
             raise IllegalMoveError(self._explain(parsed, reason))
         self._core.push(parsed.code)
+        return parsed
+
+    def _parse_for(self, action: Action | str, player: object) -> Action:
+        if player is None:
+            return self.parse_action(action)
+        from ddz.records import seat_of
+
+        try:
+            seat = seat_of(self.players, player)
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+        if isinstance(action, str):
+            try:
+                parsed = Action.parse(action, default_player=seat)
+            except ValueError as error:
+                raise IllegalMoveError(str(error)) from None
+        else:
+            parsed = self.parse_action(action)
+        if parsed.player != seat:
+            raise IllegalMoveError(f"player {seat} cannot take player {parsed.player}'s action")
         return parsed
 
     def push(self, action: Action | int) -> None:
@@ -650,9 +697,19 @@ class Game:
 
     # --- records -------------------------------------------------------------------------
 
-    def to_json(self) -> str:
+    def view(self, seat: int) -> dict[str, Any]:
+        """The round as ``seat`` may see it, JSON-ready: the public record, the seat's hand
+        and the discard pile; no seed, no deal (``ddz.uno.records.view``)."""
+        from ddz.uno.records import view
+
+        return view(self, seat)
+
+    def to_json(self, *, seat: int | None = None) -> str:
         """The round as JSON: players, rules, seed, dealer, the deal when one was given (as
-        the complete arrangement) and every action; :meth:`from_json` replays it exactly."""
+        the complete arrangement) and every action; :meth:`from_json` replays it exactly.
+        With ``seat``: :meth:`view` as JSON, what a server sends that seat."""
+        if seat is not None:
+            return json.dumps(self.view(seat))
         arrangement: dict[str, Any] | None = None
         if self._arrangement is not None:
             hands, draw, discard = self._arrangement

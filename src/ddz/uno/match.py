@@ -139,12 +139,12 @@ class Match:
         """The current round's legal actions (``[]`` once the match is over)."""
         return [] if self._over else self.game.legal_actions(player)
 
-    def step(self, action: Action | str) -> Action:
-        """Take a checked action in the current round (see ``Game.step``); a round that ends
-        is scored and, unless the match is over, the next one dealt."""
+    def step(self, action: Action | str, *, player: int | None = None) -> Action:
+        """Take a checked action in the current round (see ``Game.step``, ``player`` too); a
+        round that ends is scored and, unless the match is over, the next one dealt."""
         if self._over:
             raise IllegalMoveError("the match is over")
-        taken = self.game.step(action)
+        taken = self.game.step(action, player=player)
         self._settle()
         return taken
 
