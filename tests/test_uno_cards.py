@@ -73,5 +73,5 @@ def test_rules_switches() -> None:
     assert uno.STANDARD.core_flags == 16  # the reshuffle only
     assert uno.LOMBARDY.core_flags == 31
     assert Rules.from_dict(uno.LOMBARDY.to_dict()) == uno.LOMBARDY
-    with pytest.raises(ValueError, match="stacking is True or False"):
+    with pytest.raises(TypeError, match="stacking is True or False"):
         Rules(stacking=1)  # type: ignore[arg-type]

@@ -10,7 +10,7 @@
 
 from ddz.actions import ActionSpace
 from ddz.cards import RANKS, SYMBOLS, Cards
-from ddz.errors import IllegalMoveError
+from ddz.errors import IllegalMoveError, RecordError
 from ddz.game import OBSERVATION_LAYOUT, OBSERVATION_SIZE, ActionRecord, Bid, Game, Observation
 from ddz.moves import (
     PASS,
@@ -50,6 +50,7 @@ __all__ = [
     "Move",
     "MoveType",
     "Observation",
+    "RecordError",
     "Rules",
     "SimulationResult",
     "VectorGame",

@@ -8,7 +8,19 @@ offending input at most ``MAX_ECHO`` characters long (see :func:`shorten`).
 
 from __future__ import annotations
 
-__all__ = ["MAX_ECHO", "IllegalMoveError", "RecordError", "shorten"]
+import operator
+
+__all__ = [
+    "MAX_ECHO",
+    "MAX_RECORD",
+    "MAX_TEXT",
+    "IllegalMoveError",
+    "RecordError",
+    "check_int",
+    "check_seed",
+    "check_text",
+    "shorten",
+]
 
 MAX_ECHO = 80
 """The most characters of a caller's input an error message quotes."""
@@ -31,6 +43,86 @@ def shorten(value: object, limit: int = MAX_ECHO) -> str:
     text = repr(value)
     if len(text) > limit:
         return text[: limit - 3] + "..."
+    return text
+
+
+MAX_TEXT = 1_000
+"""The longest text read as cards, a move, a bid or an UNO action (a whole deck with suits
+and separators is under 300 characters): longer text is refused before any work."""
+
+MAX_RECORD = 1_000_000
+"""The longest game or match record (JSON or text) read, in characters."""
+
+SEED_LIMIT = 1 << 64
+
+
+def check_int(value: object, name: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as a plain ``int``, checked: an ``int`` or a numpy integer (anything with
+    ``__index__``), never a ``bool``, a float or text (TypeError), in ``low..high`` inclusive
+    when given (ValueError).
+
+    >>> import numpy as np
+    >>> check_int(np.int8(3), "players", 2, 3)
+    3
+    >>> check_int(2.5, "players")
+    Traceback (most recent call last):
+    ...
+    TypeError: players is an integer, not 2.5
+    >>> check_int(True, "players")
+    Traceback (most recent call last):
+    ...
+    TypeError: players is an integer, not True
+    """
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"{name} is an integer, not {shorten(value)}")
+    number = operator.index(value)  # type: ignore[arg-type]
+    if (low is not None and number < low) or (high is not None and number > high):
+        if high is None:
+            span = f"at least {low}"
+        elif low is None:
+            span = f"at most {high}"
+        else:
+            span = f"{low}..{high}"
+        raise ValueError(f"{name} is {span}, not {shorten(number)}")
+    return number
+
+
+def check_seed(seed: object, name: str = "seed") -> int:
+    """A seed, checked the same way at every entry point: an integer ``0 <= seed < 2**64``
+    (``int`` or numpy integer; ``bool``, floats and text are refused).
+
+    >>> check_seed(2**64 - 1) == 2**64 - 1
+    True
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed is 0..18446744073709551615 (an integer below 2**64), not -1
+    """
+    if isinstance(seed, bool) or not hasattr(type(seed), "__index__"):
+        raise TypeError(f"{name} is an integer 0 <= {name} < 2**64, not {shorten(seed)}")
+    number = operator.index(seed)  # type: ignore[arg-type]
+    if not 0 <= number < SEED_LIMIT:
+        raise ValueError(
+            f"{name} is 0..{SEED_LIMIT - 1} (an integer below 2**64), not {shorten(number)}"
+        )
+    return number
+
+
+def check_text(text: object, what: str, limit: int = MAX_TEXT) -> str:
+    """``text`` if it is a ``str`` of at most ``limit`` characters; TypeError or ValueError
+    otherwise, decided from the length alone (nothing is read).
+
+    >>> check_text("33", "cards")
+    '33'
+    >>> check_text("3" * 5000, "cards")
+    Traceback (most recent call last):
+    ...
+    ValueError: cards: 5000 characters, more than the 1000 read
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"{what}: expected a string, not {type(text).__name__}")
+    if len(text) > limit:
+        raise ValueError(f"{what}: {len(text)} characters, more than the {limit} read")
     return text
 
 
