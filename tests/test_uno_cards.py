@@ -27,7 +27,7 @@ def test_card_fields() -> None:
     assert uno.points(uno.parse_cards("R5 GS W")) == 75
     with pytest.raises(ValueError, match="not one card"):
         Card.parse("R5 R6")
-    with pytest.raises(ValueError, match=r"a card kind is 0\.\.53"):
+    with pytest.raises(ValueError, match=r"a card kind must lie in 0 \.\. 53"):
         Card(54)
 
 

@@ -16,7 +16,7 @@ __all__ = [
     "MAX_TEXT",
     "IllegalMoveError",
     "RecordError",
-    "check_int",
+    "check_integer",
     "check_seed",
     "check_text",
     "shorten",
@@ -56,56 +56,18 @@ MAX_RECORD = 1_000_000
 SEED_LIMIT = 1 << 64
 
 
-def check_int(value: object, name: str, low: int | None = None, high: int | None = None) -> int:
-    """``value`` as a plain ``int``, checked: an ``int`` or a numpy integer (anything with
-    ``__index__``), never a ``bool``, a float or text (TypeError), in ``low..high`` inclusive
-    when given (ValueError).
-
-    >>> import numpy as np
-    >>> check_int(np.int8(3), "players", 2, 3)
-    3
-    >>> check_int(2.5, "players")
-    Traceback (most recent call last):
-    ...
-    TypeError: players is an integer, not 2.5
-    >>> check_int(True, "players")
-    Traceback (most recent call last):
-    ...
-    TypeError: players is an integer, not True
-    """
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{name} is an integer, not {shorten(value)}")
-    number = operator.index(value)  # type: ignore[arg-type]
-    if (low is not None and number < low) or (high is not None and number > high):
-        if high is None:
-            span = f"at least {low}"
-        elif low is None:
-            span = f"at most {high}"
-        else:
-            span = f"{low}..{high}"
-        raise ValueError(f"{name} is {span}, not {shorten(number)}")
-    return number
-
-
 def check_seed(seed: object, name: str = "seed") -> int:
     """A seed, checked the same way at every entry point: an integer ``0 <= seed < 2**64``
-    (``int`` or numpy integer; ``bool``, floats and text are refused).
+    (``int`` or numpy integer; ``bool``, floats and text are refused with TypeError).
 
     >>> check_seed(2**64 - 1) == 2**64 - 1
     True
     >>> check_seed(-1)
     Traceback (most recent call last):
     ...
-    ValueError: seed is 0..18446744073709551615 (an integer below 2**64), not -1
+    ValueError: seed must lie in 0 .. 18446744073709551615, not -1
     """
-    if isinstance(seed, bool) or not hasattr(type(seed), "__index__"):
-        raise TypeError(f"{name} is an integer 0 <= {name} < 2**64, not {shorten(seed)}")
-    number = operator.index(seed)  # type: ignore[arg-type]
-    if not 0 <= number < SEED_LIMIT:
-        raise ValueError(
-            f"{name} is 0..{SEED_LIMIT - 1} (an integer below 2**64), not {shorten(number)}"
-        )
-    return number
+    return check_integer(seed, name, 0, SEED_LIMIT - 1)
 
 
 def check_text(text: object, what: str, limit: int = MAX_TEXT) -> str:
@@ -146,3 +108,35 @@ class RecordError(ValueError):
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
         self.ply = ply
         self.field = field
+
+
+def check_integer(value: object, name: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as an ``int`` if it is an integer (numpy's too, never a bool) in
+    ``low .. high`` (either bound may be None: unbounded); else ``TypeError`` (not an
+    integer) or ``ValueError`` (out of range), naming ``name``. Every count, size, seat and
+    seed at the boundary goes through here.
+
+    >>> import numpy as np
+    >>> check_integer(np.int64(3), "threads", 1, 256)
+    3
+    >>> check_integer(2**61, "n", 1, 2**24)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must lie in 1 .. 16777216, not 2305843009213693952
+    """
+    if (
+        isinstance(value, bool)
+        or type(value).__name__ == "bool_"
+        or not hasattr(value, "__index__")
+    ):
+        raise TypeError(f"{name} must be an integer, not {shorten(value)}")
+    number = operator.index(value)
+    if (low is not None and number < low) or (high is not None and number > high):
+        if high is None:
+            span = f"be at least {low}"
+        elif low is None:
+            span = f"be at most {high}"
+        else:
+            span = f"lie in {low} .. {high}"
+        raise ValueError(f"{name} must {span}, not {shorten(number)}")
+    return int(number)

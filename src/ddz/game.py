@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import random
 from collections.abc import Callable, Sequence
-from typing import TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -39,13 +40,17 @@ from ddz.errors import (
     MAX_RECORD,
     IllegalMoveError,
     RecordError,
-    check_int,
+    check_integer,
     check_seed,
     check_text,
     shorten,
 )
 from ddz.moves import PASS, Move, why_illegal
+from ddz.position import Position
 from ddz.rules import CLASSIC, PRESETS, Rules
+
+if TYPE_CHECKING:
+    from ddz.actions import ActionSpace
 
 __all__ = [
     "OBSERVATION_LAYOUT",
@@ -75,7 +80,7 @@ class Bid:
     def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or self.kind not in ("pass", "bid", "call", "grab"):
             raise ValueError(f"{shorten(self.kind)} is no bidding action (pass, bid N, call, grab)")
-        object.__setattr__(self, "value", check_int(self.value, "a bid's value"))
+        object.__setattr__(self, "value", check_integer(self.value, "a bid's value"))
         if (self.kind == "bid") != (1 <= self.value <= 3):
             raise ValueError(f"a bid is 1, 2 or 3, and only a bid has a value: {self!r}")
 
@@ -92,8 +97,15 @@ class Bid:
 
     @classmethod
     def from_code(cls, code: int) -> Bid:
-        kind = _BID_KINDS[(code >> _TYPE_SHIFT) & 31]
-        return cls(kind, (code >> _RANK_SHIFT) & 15 if kind == "bid" else 0)
+        """The bidding action of a core action code; ValueError if it is none."""
+        kind = _BID_KINDS.get((code >> _TYPE_SHIFT) & 31)
+        value = (code >> _RANK_SHIFT) & 15 if kind == "bid" else 0
+        if kind is None or (kind == "bid" and not 1 <= value <= 3):
+            raise ValueError(f"code {code:#x} is no bidding action")
+        bid = cls(kind, value)
+        if bid.code != code:
+            raise ValueError(f"code {code:#x} is no bidding action")
+        return bid
 
     @property
     def code(self) -> int:
@@ -170,6 +182,11 @@ class Observation:
     multiplier: int
     history: tuple[ActionRecord, ...]
     direction: int = 1
+    grabs: int = 0
+    """Grabs so far (call/grab bidding); with two players, also the farmer's let count."""
+    legal_actions: tuple[Action, ...] = ()
+    """The observing player's legal actions when it is their turn, else empty: an agent
+    chooses one of them."""
 
     def encode(self) -> npt.NDArray[np.int8]:
         """A fixed-size int8 vector of this observation, laid out as ``OBSERVATION_LAYOUT``
@@ -210,6 +227,17 @@ class Observation:
         parts.append(self.direction)
         return np.array(parts, dtype=np.int8)
 
+    def __str__(self) -> str:
+        """The table as this seat sees it (``ddz.render.text``)."""
+        from ddz.render import text  # ddz.render imports this module
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        from ddz.svg import table
+
+        return table(self)
+
 
 class Game:
     """One game under ``rules``: deal, bidding, play, scoring (RULES.md sections 3-5: the
@@ -218,9 +246,20 @@ class Game:
     ``Game(rules, seed=...)`` deals from a seeded generator that gives the same game on every
     machine; ``deal=(hands, kitty)`` fixes the cards instead, and ``first_player`` who bids
     first (or, with random-landlord rules, who is landlord). Actions are ``Move`` objects,
-    ``Bid`` objects or their text. :meth:`step` checks an action and raises
-    :class:`ddz.IllegalMoveError` (leaving the game as it was); :meth:`push` does not check.
+    ``Bid`` objects, their text, or action indices (``int``: ``ddz.ActionSpace`` numbering);
+    raw core codes go through :meth:`step_code` and :meth:`push_code`. :meth:`step` checks an
+    action and raises :class:`ddz.IllegalMoveError` (leaving the game as it was); :meth:`push`
+    does not check the rules, yet refuses what would break the state (``docs/safety.md``).
+
+    A game may be shared by threads: each call is one atomic step of the core (serialised),
+    so no interleaving corrupts it. ``copy.copy``, ``copy.deepcopy`` and ``pickle`` give
+    independent games in an equal state, history and undo included.
+
+    :meth:`from_position` starts a game at any play-phase position instead
+    (``docs/positions.md``).
     """
+
+    _position: Position | None = None  # where a game from from_position started
 
     def __init__(
         self,
@@ -241,12 +280,114 @@ class Game:
             hands, kitty = _check_deal(deal, rules)
         if first_player is None:
             first_player, _ = _core.seeded_below(state, rules.players)
-        elif first_player not in range(rules.players):
-            raise ValueError(f"first_player must be a seat 0..{rules.players - 1}")
+        else:
+            first_player = check_integer(first_player, "first_player", 0, rules.players - 1)
         self._core = _core.GameCore(
             rules, [h.mask for h in hands], kitty.mask, first_player, first_player
         )
         self._deal = (tuple(hands), kitty, first_player)
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        hands: Sequence[CardsLike],
+        *,
+        landlord: int,
+        to_act: int,
+        table: Move | str | None = None,
+        table_player: int | None = None,
+        played: Sequence[CardsLike] | None = None,
+        kitty: CardsLike | None = None,
+        bid: int = 1,
+        bombs: int = 0,
+        grabs: int = 0,
+        direction: int = 1,
+        landlord_moves: int | None = None,
+        farmer_moves: int | None = None,
+    ) -> Game:
+        """A game in its play phase at any position under ``rules``: every seat's cards (any
+        sizes), the landlord, the seat to act, the move to beat and who made it, the cards
+        played so far and the multiplier's inputs. Validated (``ValueError``/``TypeError``
+        saying what is wrong); see :class:`ddz.Position` for every argument.
+
+        >>> import ddz
+        >>> game = ddz.Game.from_position(ddz.ENDGAME, ["33", "4"], landlord=0, to_act=1,
+        ...                               table="3", table_player=0)
+        >>> [str(a) for a in game.legal_actions()], game.position()
+        (['pass', '4'], Position.parse('33/4 landlord=0 turn=1 table=3@0 rules=endgame'))
+        """
+        return cls._at_position(
+            Position(
+                rules,
+                hands,
+                landlord=landlord,
+                to_act=to_act,
+                table=table,
+                table_player=table_player,
+                played=played,
+                kitty=kitty,
+                bid=bid,
+                bombs=bombs,
+                grabs=grabs,
+                direction=direction,
+                landlord_moves=landlord_moves,
+                farmer_moves=farmer_moves,
+            )
+        )
+
+    @classmethod
+    def _at_position(cls, position: Position) -> Game:
+        game = object.__new__(cls)
+        game.rules = position.rules
+        game.seed = 0
+        game._position = position
+        game._deal = (position.hands, position.kitty, position.landlord)
+        game._core = _core.GameCore(position.rules, [0] * position.rules.players, 0, 0, 0)
+        game._core.set_position(
+            [hand.mask for hand in position.hands],
+            [cards.mask for cards in position.played],
+            position.kitty.mask,
+            position.landlord,
+            position.to_act,
+            0 if position.table is None else position.table.code,
+            -1 if position.table_player is None else position.table_player,
+            position.bid,
+            position.bombs,
+            position.grabs,
+            position.direction,
+            position.landlord_moves,
+            position.farmer_moves,
+        )
+        return game
+
+    def position(self) -> Position:
+        """The position now (play phase only): ``str(game.position())`` is its text form,
+        ``game.position().game()`` a new game there, without this one's history."""
+        if self.phase != "play":
+            raise ValueError(f"a position is a play-phase state; this game is in {self.phase}")
+        landlord = self._core.landlord
+        return Position(
+            self.rules,
+            self.hands,
+            landlord=landlord,
+            to_act=self._core.current,
+            table=self.table,
+            table_player=self.table_player,
+            played=[Cards.from_mask(cards) for cards in self._core.played],
+            kitty=self.kitty,
+            bid=self.bid,
+            bombs=self.bombs,
+            grabs=self.grabs,
+            direction=self.direction,
+            landlord_moves=self._core.landlord_plays,
+            farmer_moves=self._core.farmer_plays,
+        )
+
+    @property
+    def start(self) -> Position | None:
+        """The position a game from :meth:`from_position` started at; None for a dealt game."""
+        return self._position
 
     # --- state ---------------------------------------------------------------------------
 
@@ -338,7 +479,13 @@ class Game:
 
     @property
     def set_aside(self) -> Cards:
-        """Cards dealt to nobody (the two-player game's 9): never shown to any player."""
+        """Cards dealt to nobody (the two-player game's 9): never shown to any player. For a
+        game from a position: the cards no seat held or had played there."""
+        if self._position is not None:
+            held = Cards()
+            for cards in self._position.hands + self._position.played:
+                held = held + cards
+            return self.rules.deck - held
         dealt = self._deal[1]
         for hand in self._deal[0]:
             dealt = dealt + hand
@@ -390,7 +537,9 @@ class Game:
                 return Bid("pass") if self.phase == "bidding" else PASS
             return action
         if not isinstance(action, str):
-            raise IllegalMoveError(f"an action is a Move, a Bid or text, not {shorten(action)}")
+            raise IllegalMoveError(
+                f"an action is a Move, a Bid, text or an action index, not {shorten(action)}"
+            )
         try:
             check_text(action, "an action")
         except ValueError as error:
@@ -405,49 +554,55 @@ class Game:
         except ValueError as error:
             raise IllegalMoveError(str(error)) from None
 
-    def why_illegal(self, action: Action | str) -> str | None:
-        """None if the action is legal now, else why not (unreadable text included)."""
+    def why_illegal(self, action: Action | str | int) -> str | None:
+        """None if the action is legal now, else why not (unreadable text included). An
+        ``int`` is an action index, as in :meth:`step`."""
         try:
-            parsed = self.parse_action(action)
+            code, parsed = self._code_of(action)
         except IllegalMoveError as error:
             return str(error)
-        reason = self._core.check(parsed.code)
-        if reason == 0:
-            return None
-        if reason == 1:
-            return "the game is over"
-        if reason == 2:
-            if self.phase == "bidding":
-                return f"{parsed} is a move, but the game is in bidding (bid, call, grab or pass)"
-            return f"{parsed} is a bidding action, but bidding is over"
-        if reason == 3:
-            legal = ", ".join(str(a) for a in self.legal_actions())
-            return f"{parsed} is not a bidding action seat {self.current_player} has: {legal}"
-        seat = self._core.current
-        assert isinstance(parsed, Move)  # in play, every action is a move
-        return (
-            why_illegal(
-                Cards.from_mask(self._core.hands[seat]), parsed, self.table, rules=self.rules
-            )
-            or f"{parsed} is not legal"
-        )
+        reason = self._core.check(code)
+        return None if reason == 0 else self._reason(code, parsed, reason)
 
-    def step(self, action: Action | str) -> ActionRecord:
+    def step(self, action: Action | str | int) -> ActionRecord:
         """Take an action, checked: IllegalMoveError (with the reason) leaves the game as it
-        was. Returns the record appended to the history."""
-        parsed = self.parse_action(action)
-        core = self._core
-        if core.check(parsed.code) != 0:
-            raise IllegalMoveError(self.why_illegal(parsed) or "illegal")
-        record = ActionRecord(core.ply, core.current, core.phase, parsed)
-        core.push(parsed.code)
-        return record
+        was. Returns the record appended to the history.
 
-    def push(self, action: Action | int) -> None:
-        """Take an action without checking it: the fast path for search and simulation, for
-        actions from :meth:`legal_actions` (or their codes). An action that is not legal
-        here leaves the game in a state no rule allows; use :meth:`step` to check."""
-        self._core.push(action if action.__class__ is int else action.code)  # type: ignore[union-attr]
+        ``action`` is a ``Move``, a ``Bid``, their text, or an ``int`` (or numpy integer):
+        an action *index* of ``ddz.ActionSpace(self.rules)``, what masks and environments
+        hand out. Raw core move codes go through :meth:`step_code`. The check and the
+        change are one call into the core, so threads sharing a game cannot interleave them.
+        """
+        code, parsed = self._code_of(action)
+        return self._step(code, parsed)
+
+    def step_code(self, code: int) -> ActionRecord:
+        """:meth:`step` for a raw core action code (``Move.code``, ``Bid.code``;
+        ``docs/layout.md``): checked the same way."""
+        return self._step(_raw_code(code), None)
+
+    def push(self, action: Action | str | int) -> None:
+        """Take an action without checking the rules: the fast path for search and
+        simulation, for actions from :meth:`legal_actions` (or their indices: an ``int`` is
+        an action index, as in :meth:`step`). An action that is not legal here leaves the
+        game in a state no rule allows; use :meth:`step` to check.
+
+        Unchecked skips the rules of turn (beating the table, the leader's pass, the bidding
+        order), never the shape of an action: any action once the game is over, a move in
+        bidding or a bid in play, text that is no move under the rules, or cards the player
+        does not hold raise :class:`ddz.IllegalMoveError` and change nothing
+        (``docs/safety.md``)."""
+        cls = action.__class__
+        code = action.code if cls is Move or cls is Bid else self._code_of(action)[0]  # type: ignore[union-attr]
+        if self._core.push(code):
+            self._refuse_push(code)
+
+    def push_code(self, code: int) -> None:
+        """:meth:`push` for a raw core action code: unchecked in the same way, and refused
+        in the same way when it would take the state outside what the core can hold."""
+        code = _raw_code(code)
+        if self._core.push(code):
+            self._refuse_push(code)
 
     def undo(self) -> ActionRecord:
         """Take back the last action, restoring the state exactly; returns its record.
@@ -461,13 +616,101 @@ class Game:
         )
 
     def copy(self) -> Game:
-        """An independent copy, history and undo included."""
+        """An independent copy, history and undo included (``copy.copy``, ``copy.deepcopy``
+        and ``pickle`` give the same)."""
         other = object.__new__(Game)
         other.rules = self.rules
         other.seed = self.seed
         other._deal = self._deal
+        other._position = self._position
         other._core = self._core.copy()
         return other
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self.copy()  # everything but the core state is immutable
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_space", None)  # a cache, rebuilt on use
+        return state
+
+    # --- the meaning of an action --------------------------------------------------------
+
+    _space: ActionSpace | None = None
+
+    def _code_of(self, action: Action | str | int) -> tuple[int, Action | None]:
+        """(core code, action object or None) of what step/push/why_illegal accept."""
+        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+            space = self._space
+            if space is None:
+                from ddz.actions import action_space  # actions imports this module
+
+                space = self._space = action_space(self.rules)
+            index = operator.index(action)
+            if not 0 <= index < space.size:
+                raise IllegalMoveError(
+                    f"action index {shorten(index)} is outside 0..{space.size - 1} "
+                    "(ddz.ActionSpace of these rules); raw move codes go through "
+                    "step_code/push_code"
+                )
+            return space.codes.item(index), None
+        parsed = self.parse_action(action)  # type: ignore[arg-type]  # a bool: refused there
+        return parsed.code, parsed
+
+    def _step(self, code: int, parsed: Action | None) -> ActionRecord:
+        reason, ply, player, phase = self._core.step(code)
+        if reason:
+            raise IllegalMoveError(self._reason(code, parsed, reason))
+        if parsed is None or parsed.code == 0:
+            parsed = self._action_of(code, phase)
+        return ActionRecord(ply, player, phase, parsed)
+
+    def _reason(self, code: int, parsed: Action | None, reason: int) -> str:
+        """The text of the core's reason for refusing code."""
+        if reason == 1:
+            return "the game is over"
+        if parsed is None:
+            try:
+                parsed = self._action_of(code, self.phase if reason != 2 else "play")
+            except ValueError:
+                if reason == 2 and self.phase == "bidding":
+                    return f"code {code:#x} is no bidding action, and the game is in bidding"
+                return f"code {code:#x} is no action of this game"
+        if reason == 2:
+            if self.phase == "bidding":
+                return f"{parsed} is a move, but the game is in bidding (bid, call, grab or pass)"
+            return f"{parsed} is a bidding action, but bidding is over"
+        if reason == 3:
+            legal = ", ".join(str(a) for a in self.legal_actions())
+            return f"{parsed} is not a bidding action seat {self.current_player} has: {legal}"
+        if not isinstance(parsed, Move):
+            return f"{parsed} is not legal here"
+        seat = self._core.current
+        if seat < 0:
+            return "the game is over"
+        return (
+            why_illegal(
+                Cards.from_mask(self._core.hands[seat]), parsed, self.table, rules=self.rules
+            )
+            or f"{parsed} is not legal"
+        )
+
+    def _refuse_push(self, code: int) -> None:
+        """Raise for an action push refused (it would leave the state's invariants)."""
+        if self.is_over:
+            raise IllegalMoveError("the game is over: nothing can be pushed")
+        if self.phase == "bidding":
+            raise IllegalMoveError(
+                f"code {code:#x} is no bidding action (pass, bid 1..3, call, grab), and the "
+                "game is in bidding: push checks no rules, but only these can be applied here"
+            )
+        raise IllegalMoveError(
+            f"code {code:#x} is no move under these rules of cards seat {self.current_player} "
+            "holds: push skips the rules of turn, never the shape of a move"
+        )
 
     def redeal(self) -> Game:
         """The next game after a void deal (or any game): same rules, the next seed, and the
@@ -482,12 +725,12 @@ class Game:
 
     def observation(self, player: int, *, history: bool = True) -> Observation:
         """What ``player`` may know now: their hand, the others' card counts, the cards each
-        seat played, the kitty once the landlord took it, the table, bids and history.
+        seat played, the kitty once the landlord took it, the table, bids and history, and
+        their legal actions when it is their turn (what an agent receives, ``ddz.agents``).
 
         ``history=False`` leaves the history out (an empty tuple): building it costs time in
         proportion to the game's length, and ``encode()`` does not use it."""
-        if player not in range(self.rules.players):
-            raise ValueError(f"player must be a seat 0..{self.rules.players - 1}")
+        player = check_integer(player, "player", 0, self.rules.players - 1)
         records = tuple(self.history) if history else ()
         played = [Cards.from_mask(cards) for cards in self._core.played]
         hands = self.hands
@@ -506,7 +749,18 @@ class Game:
             multiplier=self.multiplier,
             history=records,
             direction=self.direction,
+            grabs=self.grabs,
+            legal_actions=(tuple(self.legal_actions()) if player == self._core.current else ()),
         )
+
+    @property
+    def key(self) -> int:
+        """The state key: a 64-bit integer, equal for equal states and, with near certainty,
+        different for different ones, kept up to date on every push and undo (Zobrist
+        hashing). It covers what decides the game from here on (hands, seat to act, table and
+        its maker, phase, landlord, ...) and leaves out the history, so transposed move orders
+        meet on one key (``docs/positions.md``, "The state key")."""
+        return int(self._core.key)
 
     def state_bytes(self) -> bytes:
         """The core state as bytes: two games with equal bytes are in the same state."""
@@ -518,11 +772,27 @@ class Game:
             f"landlord {self.landlord}>"
         )
 
+    def __str__(self) -> str:
+        """The table with every hand (``ddz.render.text(game, seat=k)``: one seat's view)."""
+        from ddz.render import text  # ddz.render imports this module
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        from ddz.svg import table
+
+        return table(self)
+
     # --- records -------------------------------------------------------------------------
 
     def to_json(self) -> str:
         """The game as JSON: rules, seed, deal, first player and every action; from_json
         replays it exactly."""
+        rules = self.rules.to_dict()
+        if self._position is not None:  # a game set up at a position: the position, no deal
+            start = {"format": "ddz-game/1", "rules": rules, "position": str(self._position)}
+            actions = [str(record.action) for record in self.history]
+            return json.dumps({**start, "actions": actions})
         return json.dumps(
             {
                 "format": "ddz-game/1",
@@ -542,11 +812,15 @@ class Game:
         raises :class:`ddz.RecordError` naming the field and the action number (from 1)."""
         data = _records.load_json(text, "ddz-game/1", "a ddz game record")
         rules = _read_rules(_records.field(data, "rules", dict), "rules")
-        seed = _read(check_seed, _records.field(data, "seed", int), "seed")
-        hands = _records.strings(data, "hands")
-        kitty = _records.field(data, "kitty", str)
-        first = _records.field(data, "first_player", int)
-        game = _start(rules, seed, hands, kitty, first, "first_player")
+        if "position" in data:  # a game that started at a position
+            position = _records.field(data, "position", str)
+            game = _at_position(position, rules, "position")
+        else:
+            seed = _read(check_seed, _records.field(data, "seed", int), "seed")
+            hands = _records.strings(data, "hands")
+            kitty = _records.field(data, "kitty", str)
+            first = _records.field(data, "first_player", int)
+            game = _start(rules, seed, hands, kitty, first, "first_player")
         for number, action in enumerate(_records.strings(data, "actions"), start=1):
             try:
                 game.step(action)
@@ -558,9 +832,13 @@ class Game:
         """A compact, readable record of the game that :meth:`from_record` replays."""
         name = next((n for n, preset in PRESETS.items() if preset == self.rules), None)
         rules = json.dumps(self.rules.to_dict())
-        lines = [f"rules {name}" if name else f"rules {rules}", f"seed {self.seed}"]
-        lines += [f"hand {seat} {hand}" for seat, hand in enumerate(self._deal[0])]
-        lines += [f"kitty {self._deal[1]}", f"first {self._deal[2]}"]
+        lines = [f"rules {name}" if name else f"rules {rules}"]
+        if self._position is not None:
+            lines.append(f"position {self._position}")
+        else:
+            lines.append(f"seed {self.seed}")
+            lines += [f"hand {seat} {hand}" for seat, hand in enumerate(self._deal[0])]
+            lines += [f"kitty {self._deal[1]}", f"first {self._deal[2]}"]
         lines += [str(record) for record in self.history]
         if self.is_over:
             lines.append(f"result {self._result()}")
@@ -588,7 +866,7 @@ class Game:
                 if seat in hands:
                     raise RecordError("the seat's hand is given twice", field=f"hand {seat}")
                 hands[seat] = cards
-            elif word in ("rules", "seed", "kitty", "first", "result"):
+            elif word in ("rules", "seed", "kitty", "first", "result", "position"):
                 if word in header:
                     raise RecordError("given twice", field=word)
                 header[word] = rest
@@ -596,21 +874,26 @@ class Game:
                 moves.append((_read_number(word, "action"), rest))
             else:
                 raise RecordError(f"unreadable record line: {shorten(line)}", ply=None)
-        for name in ("rules", "seed", "first"):
-            if name not in header:
-                raise RecordError("missing", field=name)
+        if "rules" not in header:
+            raise RecordError("missing", field="rules")
         rules_text = header["rules"]
         if rules_text in PRESETS:
             rules = PRESETS[rules_text]
         else:
             fields = _records.load_object(rules_text, "the rules", field="rules")
             rules = _read_rules(fields, "rules")
-        seed = _read(check_seed, _read_number(header["seed"], "seed"), "seed")
-        if sorted(hands) != list(range(len(hands))):
-            raise RecordError(f"hands for seats {sorted(hands)}", field="hand")
-        deal_hands = [hands[seat] for seat in sorted(hands)]
-        first = _read_number(header["first"], "first")
-        game = _start(rules, seed, deal_hands, header.get("kitty", ""), first, "first")
+        if "position" in header:
+            game = _at_position(header["position"], rules, "position")
+        else:
+            for name in ("seed", "first"):
+                if name not in header:
+                    raise RecordError("missing", field=name)
+            seed = _read(check_seed, _read_number(header["seed"], "seed"), "seed")
+            if sorted(hands) != list(range(len(hands))):
+                raise RecordError(f"hands for seats {sorted(hands)}", field="hand")
+            deal_hands = [hands[seat] for seat in sorted(hands)]
+            first = _read_number(header["first"], "first")
+            game = _start(rules, seed, deal_hands, header.get("kitty", ""), first, "first")
         for number, (player, action) in enumerate(moves, start=1):
             if player != game.current_player:
                 raise RecordError(
@@ -646,6 +929,16 @@ class Game:
         return Move.from_code(code) if code else PASS
 
 
+def _raw_code(code: object) -> int:
+    """A raw action code as a Python int: any integer (numpy's too) in 0 .. 2**64 - 1."""
+    if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)):
+        raise IllegalMoveError(f"an action code is an integer, not {shorten(code)}")
+    value = operator.index(code)
+    if not 0 <= value < 1 << 64:
+        raise IllegalMoveError(f"an action code lies in 0 .. 2**64 - 1, not {shorten(value)}")
+    return value
+
+
 def _read_rules(data: dict[str, object], field: str) -> Rules:
     try:
         return Rules.from_dict(data)
@@ -675,12 +968,22 @@ def _start(
         _read(lambda text: len(Cards(text)), hand, f"hands[{seat}]")  # type: ignore[arg-type]
     _read(lambda text: len(Cards(text)), kitty, "kitty")  # type: ignore[arg-type]
     _read(
-        lambda value: check_int(value, "the first player", 0, rules.players - 1), first, first_field
+        lambda value: check_integer(value, "the first player", 0, rules.players - 1),
+        first,
+        first_field,
     )
     try:
         return Game(rules, seed=seed, deal=(hands, kitty), first_player=first)
     except (TypeError, ValueError) as error:
         raise RecordError(str(error), field="hands") from None
+
+
+def _at_position(text: str, rules: Rules, field: str) -> Game:
+    """The game a record's position describes; RecordError names the field at fault."""
+    try:
+        return Position.parse(text, rules=rules).game()
+    except (TypeError, ValueError) as error:
+        raise RecordError(str(error), field=field) from None
 
 
 def _check_deal(

@@ -33,11 +33,12 @@ import numpy as np
 
 from ddz._core import moves as _moves
 from ddz.cards import RANKS, Cards
-from ddz.errors import check_int, shorten
+from ddz.errors import check_integer, shorten
 
 __all__ = [
     "CLASSIC",
     "DOUZERO",
+    "ENDGAME",
     "RLCARD",
     "TWO_PLAYER",
     "UNO_LANDLORD",
@@ -151,7 +152,7 @@ class Rules:
             elif field.type in ("int", int):
                 if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
                     raise TypeError(f"{name} is an integer, not {shorten(value)}")
-                value = check_int(value, name)
+                value = check_integer(value, name)
             object.__setattr__(self, name, value)
         if isinstance(self.bidding, str):
             try:
@@ -286,16 +287,17 @@ class Rules:
     def __repr__(self) -> str:
         """The nearest preset and what differs from it: ``ddz.CLASSIC``,
         ``ddz.CLASSIC.replace(four_with_two=False)`` (short enough for ``help()``)."""
-        best = ""
+        best, best_key = "", (len(dataclasses.fields(self)), 0)
         for name, preset in _PRESET_NAMES.items():
-            changes = ", ".join(
+            changed = [
                 f"{field.name}={_value_repr(getattr(self, field.name))}"
                 for field in dataclasses.fields(self)
                 if field.init and getattr(self, field.name) != getattr(preset, field.name)
-            )
-            text = f"ddz.{name}" + (f".replace({changes})" if changes else "")
-            if not best or len(text) < len(best):
-                best = text
+            ]
+            text = f"ddz.{name}" + (f".replace({', '.join(changed)})" if changed else "")
+            key = (len(changed), len(text))  # fewest changes, then the shortest text
+            if not best or key < best_key:
+                best, best_key = text, key
         return best or super().__repr__()
 
 
@@ -341,6 +343,12 @@ TWO_PLAYER = Rules(
 UNO_LANDLORD = Rules(hand_size=18, kitty_size=4, action_cards=2)
 """Uno the Landlord: the classic game plus 2 Skip and 2 Reverse cards (RULES.md section 5)."""
 
+ENDGAME = Rules(players=2, kitty_size=0, bidding=Bidding.RANDOM)
+"""The endgame puzzles' rules ("残局"): two seats, the whole 54-card deck, classic
+combinations, no bidding (base score 1, no let cards). Positions of any hand sizes come from
+``ddz.Game.from_position``; ``Game(ENDGAME, seed=...)`` deals a random 17 v 17 position with
+a random landlord to lead (the other 20 cards set aside)."""
+
 
 def _value_repr(value: object) -> str:
     return f"ddz.Bidding.{value.name}" if isinstance(value, Bidding) else repr(value)
@@ -352,6 +360,7 @@ _PRESET_NAMES: dict[str, Rules] = {}
 PRESETS = {
     "classic": CLASSIC,
     "douzero": DOUZERO,
+    "endgame": ENDGAME,
     "rlcard": RLCARD,
     "two-player": TWO_PLAYER,
     "uno-landlord": UNO_LANDLORD,

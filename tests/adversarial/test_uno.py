@@ -240,9 +240,9 @@ def test_an_int_is_an_action_index_for_the_player_to_act() -> None:
         assert game.state_bytes() == before
     with pytest.raises(IllegalMoveError):
         game.step(True)  # type: ignore[arg-type]
-    with pytest.raises(IllegalMoveError, match="player is an integer"):
+    with pytest.raises(IllegalMoveError, match="player must be an integer"):
         game.step(5, player="1")  # type: ignore[arg-type]
-    with pytest.raises(IllegalMoveError, match=r"player is 0\.\.2"):
+    with pytest.raises(IllegalMoveError, match=r"player must lie in 0 \.\. 2"):
         game.step(5, player=3)
 
 

@@ -26,7 +26,7 @@ import dataclasses
 from typing import Literal, TypeAlias
 
 from ddz._core import uno as _core
-from ddz.errors import check_int, check_text, shorten
+from ddz.errors import check_integer, check_text, shorten
 from ddz.uno.cards import CARDS, COLOURS, Card, colour_index
 
 __all__ = ["ACTION_KINDS", "NUM_INDICES", "Action", "ActionKind", "action_at", "index_of"]
@@ -62,9 +62,11 @@ class Action:
     paths pass it to the core on every step."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "player", check_int(self.player, "player", 0, _MAX_PLAYERS - 1))
+        object.__setattr__(
+            self, "player", check_integer(self.player, "player", 0, _MAX_PLAYERS - 1)
+        )
         if self.target is not None:
-            object.__setattr__(self, "target", check_int(self.target, "target"))
+            object.__setattr__(self, "target", check_integer(self.target, "target"))
         if not isinstance(self.kind, str) or self.kind not in _KIND_CODES:
             raise ValueError(
                 f"{shorten(self.kind)} is no action (one of {', '.join(ACTION_KINDS)})"
@@ -149,7 +151,7 @@ class Action:
     @classmethod
     def from_code(cls, code: int) -> Action:
         """The action of a core action code (ValueError for a number that is none)."""
-        code = check_int(code, "an action code")
+        code = check_integer(code, "an action code")
         cached = BY_CODE.get(code)
         if cached is not None:
             return cached
@@ -227,7 +229,7 @@ def action_at(index: int, player: int, players: int) -> Action | None:
     >>> str(action_at(69, 3, 4)), action_at(0, 1, 4)
     ('3: catch 1', None)
     """
-    index = check_int(index, "an action index")
+    index = check_integer(index, "an action index")
     if not 0 <= index < NUM_INDICES:
         raise ValueError(f"action index {shorten(index)} is outside 0..{NUM_INDICES - 1}")
     if index == 0:

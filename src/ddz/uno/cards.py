@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable
 
 from ddz._core import uno as _core
-from ddz.errors import check_int, check_text, shorten
+from ddz.errors import check_integer, check_text, shorten
 
 __all__ = [
     "CARDS",
@@ -65,7 +65,7 @@ class Card:
     kind: int
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", check_int(self.kind, "a card kind", 0, 53))
+        object.__setattr__(self, "kind", check_integer(self.kind, "a card kind", 0, 53))
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -121,6 +121,12 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
+
+    def _repr_svg_(self) -> str:
+        """The card drawn face up (notebooks call this; ``ddz.uno.svg.card_document``)."""
+        from ddz.uno.svg import card_document  # ddz.uno.svg imports this module
+
+        return card_document(self)
 
 
 CARDS: tuple[Card, ...] = tuple(Card(kind) for kind in range(54))

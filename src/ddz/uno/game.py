@@ -38,7 +38,7 @@ from ddz._core import uno as _core
 from ddz.errors import (
     IllegalMoveError,
     RecordError,
-    check_int,
+    check_integer,
     check_seed,
     check_text,
     shorten,
@@ -233,6 +233,17 @@ class Observation:
         put(1, {0: int(self.jump_in_open)})
         put(1, {0: self.draw_pile_size})
         return vector
+
+    def __str__(self) -> str:
+        """The table as this player sees it (``ddz.uno.render.text``)."""
+        from ddz.uno.render import text  # ddz.uno.render imports this module
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        from ddz.uno.svg import table
+
+        return table(self)
 
 
 _MESSAGES = {
@@ -655,7 +666,7 @@ class Game:
         game is unchanged): uniform over every listed action, or (``eager``) never drawing
         or keeping while any other action is legal. For fast rollouts and benchmarks."""
         seed = check_seed(seed)
-        max_steps = check_int(max_steps, "max_steps", 0, 2**31 - 1)
+        max_steps = check_integer(max_steps, "max_steps", 0, 2**31 - 1)
         winner, blocked, steps, points = self._core.playout(seed, max_steps, bool(eager))
         return PlayoutResult(
             None if winner < 0 else int(winner), bool(blocked), int(steps), tuple(points)
@@ -694,6 +705,13 @@ class Game:
         """The core state as bytes: two games with equal bytes are in the same state."""
         return bytes(self._core.state_bytes())
 
+    @property
+    def key(self) -> int:
+        """The state key: a 64-bit integer, equal for equal states and, with near certainty,
+        different for different ones, kept up to date on every push and undo (Zobrist
+        hashing of the hands and piles; ``docs/positions.md``, "The state key")."""
+        return int(self._core.key)
+
     def __repr__(self) -> str:
         if self.is_over:
             end = "blocked" if self.is_blocked else f"won by {self.winner}"
@@ -702,6 +720,17 @@ class Game:
             f"<uno.Game {self.players} players, ply {self.ply}, top {self.top} "
             f"({self.colour}), to act {self.current_player}>"
         )
+
+    def __str__(self) -> str:
+        """The table with every hand (``ddz.uno.render.text(game, seat=k)``: one seat's view)."""
+        from ddz.uno.render import text  # ddz.uno.render imports this module
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        from ddz.uno.svg import table
+
+        return table(self)
 
     # --- records -------------------------------------------------------------------------
 
@@ -748,7 +777,7 @@ class Game:
     def _seat(self, player: object) -> int:
         """A seat of this game, checked (numpy integers too)."""
         try:
-            return check_int(player, "player", 0, self.players - 1)
+            return check_integer(player, "player", 0, self.players - 1)
         except TypeError as error:
             raise TypeError(f"{error} (a seat 0..{self.players - 1})") from None
 
@@ -798,7 +827,7 @@ def check_players(players: object) -> int:
     """A number of UNO players, checked: an integer 2..10 (numpy integers too)."""
     if isinstance(players, bool) or not hasattr(type(players), "__index__"):
         raise TypeError(f"UNO is for 2..{MAX_PLAYERS} players, not {shorten(players)}")
-    number = check_int(players, "players")
+    number = check_integer(players, "players")
     if not 2 <= number <= MAX_PLAYERS:
         raise ValueError(f"UNO is for 2..{MAX_PLAYERS} players, not {number}")
     return number
@@ -836,7 +865,7 @@ def _start_round(data: dict[str, Any], dealer_field: str) -> Game:
     for name, check in (
         ("players", check_players),
         ("seed", check_seed),
-        (dealer_field, lambda value: check_int(value, dealer_field, 0, players - 1)),
+        (dealer_field, lambda value: check_integer(value, dealer_field, 0, players - 1)),
     ):
         try:
             check(data[name])

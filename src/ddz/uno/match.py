@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ddz import _records
-from ddz.errors import IllegalMoveError, RecordError, check_int, check_seed, shorten
+from ddz.errors import IllegalMoveError, RecordError, check_integer, check_seed, shorten
 from ddz.uno.actions import Action
 from ddz.uno.game import Game, check_players
 from ddz.uno.rules import LOMBARDY, Rules
@@ -83,7 +83,7 @@ class Match:
         seed = random.SystemRandom().getrandbits(63) if seed is None else check_seed(seed)
         if first_dealer is None:
             first_dealer = players - 1
-        first_dealer = check_int(first_dealer, "first_dealer", 0, players - 1)
+        first_dealer = check_integer(first_dealer, "first_dealer", 0, players - 1)
         if not isinstance(rules, Rules):
             raise TypeError(f"rules are a ddz.uno.Rules, not {shorten(rules)}")
         self._lock = threading.RLock()

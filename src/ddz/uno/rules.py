@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ddz._core import uno as _core
-from ddz.errors import check_int, shorten
+from ddz.errors import check_integer, shorten
 
 __all__ = ["LOMBARDY", "MAX_TARGET_SCORE", "STANDARD", "Rules"]
 
@@ -66,7 +66,7 @@ class Rules:
             if field.name == "target_score":
                 if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
                     raise TypeError(f"target_score is a positive integer, not {shorten(value)}")
-                number = check_int(value, "target_score")
+                number = check_integer(value, "target_score")
                 if not 1 <= number <= MAX_TARGET_SCORE:
                     raise ValueError(
                         f"target_score is a positive integer up to {MAX_TARGET_SCORE}, not {number}"
@@ -80,16 +80,17 @@ class Rules:
     def __repr__(self) -> str:
         """The nearest preset and what differs from it: ``ddz.uno.LOMBARDY``,
         ``ddz.uno.STANDARD.replace(call_out=True)``."""
-        best = ""
+        best, best_key = "", (len(dataclasses.fields(self)), 0)
         for name, preset in (("LOMBARDY", LOMBARDY), ("STANDARD", STANDARD)):
-            changes = ", ".join(
+            changed = [
                 f"{field.name}={getattr(self, field.name)!r}"
                 for field in dataclasses.fields(self)
                 if getattr(self, field.name) != getattr(preset, field.name)
-            )
-            text = f"ddz.uno.{name}" + (f".replace({changes})" if changes else "")
-            if not best or len(text) < len(best):
-                best = text
+            ]
+            text = f"ddz.uno.{name}" + (f".replace({', '.join(changed)})" if changed else "")
+            key = (len(changed), len(text))  # fewest changes, then the shortest text
+            if not best or key < best_key:
+                best, best_key = text, key
         return best
 
     @property

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ddz.errors import check_int, check_seed, shorten
+from ddz.errors import check_integer, check_seed, shorten
 from ddz.uno.agents import Agent, make_agent, play_turn
 from ddz.uno.game import check_players
 from ddz.uno.match import Match, round_seed
@@ -58,9 +58,9 @@ def simulate(
     agents that never finish a round (RuntimeError when reached).
     """
     players = check_players(players)
-    games = check_int(games, "games", 0)
+    games = check_integer(games, "games", 0)
     seed = check_seed(seed)
-    max_actions = check_int(max_actions, "max_actions", 1)
+    max_actions = check_integer(max_actions, "max_actions", 1)
     if isinstance(agents, (str, bytes)) or not hasattr(agents, "__len__"):
         raise TypeError(f"agents are a sequence of agents or names, not {shorten(agents)}")
     if not agents:

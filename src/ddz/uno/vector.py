@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ddz._core import uno as _core
-from ddz.errors import check_int, check_seed, shorten
+from ddz.errors import check_integer, check_seed, shorten
 from ddz.simulation import ArrayResult, CoreVector
 from ddz.uno.game import OBSERVATION_SIZE, Game, check_players
 from ddz.uno.rules import LOMBARDY, Rules
@@ -62,7 +62,7 @@ def round_seed(seed: int, index: int) -> int:
     """The deal seed of round ``index`` of a ``simulate_rounds`` run seeded with ``seed``
     (and of round ``index`` of a ``VectorGame``'s first deals):
     ``uno.Game(players, seed=round_seed(seed, index), rules=rules)`` deals that round."""
-    return int(_core.round_seed_(check_seed(seed), check_int(index, "index", 0, 2**64 - 1)))
+    return int(_core.round_seed_(check_seed(seed), check_integer(index, "index", 0, 2**64 - 1)))
 
 
 def _check(players: int, rules: Rules) -> int:
@@ -113,7 +113,7 @@ class VectorGame(CoreVector):
         reward: Literal["win", "points"] = "win",
     ) -> None:
         players = _check(players, rules)
-        n = check_int(n, "n (rounds)", 1, MAX_ROUNDS)
+        n = check_integer(n, "n (rounds)", 1, MAX_ROUNDS)
         seed = check_seed(seed)
         if not isinstance(reward, str) or reward not in ("win", "points"):
             raise ValueError(f"reward is 'win' or 'points', not {shorten(reward)}")
@@ -201,8 +201,13 @@ class VectorGame(CoreVector):
         with self._lock:
             return super().current_players
 
+    @property
+    def keys(self) -> npt.NDArray[np.uint64]:
+        with self._lock:
+            return super().keys
+
     def deal_seed(self, game: int) -> int:
-        game = check_int(game, "game")
+        game = check_integer(game, "game")
         if not 0 <= game < self.n:
             raise IndexError(f"no round {game} in a vector of {self.n}")
         with self._lock:
@@ -239,9 +244,9 @@ def simulate_rounds(
     threads; ``first_round`` plays rounds ``first_round .. first_round + n - 1`` of the run.
     """
     players = _check(players, rules)
-    n = check_int(n, "n (rounds)", 0)
-    threads = check_int(threads, "threads", 1, MAX_THREADS)
-    first_round = check_int(first_round, "first_round", 0, 2**62)
+    n = check_integer(n, "n (rounds)", 0)
+    threads = check_integer(threads, "threads", 1, MAX_THREADS)
+    first_round = check_integer(first_round, "first_round", 0, 2**62)
     seed = check_seed(seed)
     winners = np.zeros(n, dtype=np.int8)
     blocked = np.zeros(n, dtype=np.bool_)
@@ -286,9 +291,9 @@ def check_vector(
     """Random play, single and batched, agree: a ``VectorGame`` of ``games`` rounds and as
     many ``uno.Game`` objects take the same random legal actions for ``steps`` steps, and at
     every step their legal-action masks (over ``ddz.envs.UnoActionSpace``), observations,
-    players to act, rewards and round ends must be equal. Raises AssertionError naming the
-    first difference; returns the number of rounds that ran to their end (``ddz.testing.
-    check_env`` for UNO).
+    players to act, state keys, rewards and round ends must be equal. Raises AssertionError
+    naming the first difference; returns the number of rounds that ran to their end
+    (``ddz.testing.check_env`` for UNO).
 
     >>> check_vector(2, games=8, steps=400, seed=1)
     3
@@ -303,10 +308,12 @@ def check_vector(
         masks = vector.legal_action_mask()
         observations = vector.observations()
         current = vector.current_players
+        keys = vector.keys
         for i, game in enumerate(singles):
             where = f"step {step}, round {i} (deal seed {vector.deal_seed(i)})"
             player = game.current_player
             assert player is not None and current[i] == player, f"{where}: player to act"
+            assert int(keys[i]) == game.key, f"{where}: state key"
             turn = [a for a in game.legal_actions(player) if a.kind not in ("uno", "catch")]
             assert np.array_equal(masks[i], space.mask(turn).astype(bool)), (
                 f"{where}: legal actions"
