@@ -26,6 +26,7 @@ from ddz.moves import (
 from ddz.position import Position
 from ddz.rules import CLASSIC, DOUZERO, ENDGAME, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
 from ddz.simulation import SimulationResult, VectorGame, simulate
+from ddz.worlds import Worlds, sample_worlds
 
 __version__ = "0.1.0"
 
@@ -57,10 +58,12 @@ __all__ = [
     "Rules",
     "SimulationResult",
     "VectorGame",
+    "Worlds",
     "beats",
     "classify",
     "is_legal",
     "legal_moves",
+    "sample_worlds",
     "simulate",
     "why_illegal",
 ]
