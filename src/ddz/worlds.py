@@ -39,7 +39,7 @@ from ddz.rules import Rules
 
 __all__ = ["Worlds", "sample_worlds"]
 
-_MAX_WORLDS = 1 << 24  # 16 M worlds: 128 MB of hands for three seats
+_MAX_WORLDS = 1 << 20  # a million worlds: about 60 MB of card integers for three seats
 
 
 class Worlds:
