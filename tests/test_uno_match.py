@@ -146,7 +146,9 @@ def test_cli_simulate(capsys: pytest.CaptureFixture[str]) -> None:
     assert "2 matches" in out and "greedy" in out and "random" in out
     assert main(["simulate", "--players", "2", "--games", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["matches"] == 1
-    assert main(["simulate", "--players", "11", "--games", "1"]) == 2
+    with pytest.raises(SystemExit) as exited:  # argparse: one line on stderr
+        main(["simulate", "--players", "11", "--games", "1"])
+    assert exited.value.code == 2
 
 
 def feed(lines: list[str]) -> Iterator[str]:

@@ -273,6 +273,36 @@ class Observation:
         parts.append(self.direction)
         return np.array(parts, dtype=np.int8)
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (cards and moves in notation) that :meth:`from_dict` reads back."""
+        from ddz.records import observation_to_dict
+
+        return observation_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Observation:
+        """The observation :meth:`to_dict` wrote; ``ddz.errors.RecordError`` names a bad field."""
+        from ddz.records import observation_from_dict
+
+        return observation_from_dict(data)
+
+    def to_json(self) -> str:
+        """This observation as JSON, what a server sends one player (``ddz.records``).
+
+        >>> import ddz
+        >>> seen = ddz.Game(seed=1).observation(0)
+        >>> ddz.Observation.from_json(seen.to_json()) == seen
+        True
+        """
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Observation:
+        """The observation :meth:`to_json` wrote; ``ddz.errors.RecordError`` if it is not one."""
+        from ddz.records import observation_from_json
+
+        return observation_from_json(text)
+
     def __str__(self) -> str:
         """The table as this seat sees it (``ddz.render.text``)."""
         from ddz.render import text  # ddz.render imports this module
@@ -636,17 +666,32 @@ class Game:
         reason = self._core.check(code)
         return None if reason == 0 else self._reason(code, parsed, reason)
 
-    def step(self, action: Action | str | int) -> ActionRecord:
+    def step(self, action: Action | str | int, *, player: int | None = None) -> ActionRecord:
         """Take an action, checked: IllegalMoveError (with the reason) leaves the game as it
-        was. Returns the record appended to the history.
+        was. Returns the record appended to the history. ``player`` is the seat sending the
+        action (a server's check): IllegalMoveError unless it is that seat's turn.
 
         ``action`` is a ``Move``, a ``Bid``, their text, or an ``int`` (or numpy integer):
         an action *index* of ``ddz.ActionSpace(self.rules)``, what masks and environments
         hand out. Raw core move codes go through :meth:`step_code`. The check and the
         change are one call into the core, so threads sharing a game cannot interleave them.
         """
+        if player is not None:
+            self._check_turn(player)
         code, parsed = self._code_of(action)
         return self._step(code, parsed)
+
+    def _check_turn(self, player: object) -> None:
+        from ddz.records import seat_of
+
+        try:
+            seat = seat_of(self.rules.players, player)
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+        if self.current_player is None:
+            raise IllegalMoveError("the game is over")
+        if seat != self.current_player:
+            raise IllegalMoveError(f"it is seat {self.current_player}'s turn, not seat {seat}'s")
 
     def step_code(self, code: int) -> ActionRecord:
         """:meth:`step` for a raw core action code (``Move.code``, ``Bid.code``;
@@ -888,9 +933,19 @@ class Game:
 
     # --- records -------------------------------------------------------------------------
 
-    def to_json(self) -> str:
+    def view(self, seat: int) -> dict[str, Any]:
+        """The record as ``seat`` may see it, JSON-ready: the other hands, the kitty until a
+        landlord takes it and the seed left out (``ddz.records.view``)."""
+        from ddz.records import view
+
+        return view(self, seat)
+
+    def to_json(self, *, seat: int | None = None) -> str:
         """The game as JSON: rules, seed, deal, first player and every action; from_json
-        replays it exactly."""
+        replays it exactly. With ``seat``: :meth:`view` as JSON, what a server sends that
+        seat (it does not replay)."""
+        if seat is not None:
+            return json.dumps(self.view(seat))
         rules = self.rules.to_dict()
         if self._position is not None:  # a game set up at a position: the position, no deal
             start = {"format": "ddz-game/1", "rules": rules, "position": str(self._position)}

@@ -234,6 +234,30 @@ class Observation:
         put(1, {0: self.draw_pile_size})
         return vector
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (cards in notation) that :meth:`from_dict` reads back."""
+        from ddz.uno.records import observation_to_dict
+
+        return observation_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Observation:
+        """The observation :meth:`to_dict` wrote; ``ddz.errors.RecordError`` names a bad field."""
+        from ddz.uno.records import observation_from_dict
+
+        return observation_from_dict(data)
+
+    def to_json(self) -> str:
+        """This observation as JSON, what a server sends one player (``ddz.uno.records``)."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Observation:
+        """The observation :meth:`to_json` wrote; ``ddz.errors.RecordError`` if it is not one."""
+        from ddz.uno.records import observation_from_json
+
+        return observation_from_json(text)
+
     def __str__(self) -> str:
         """The table as this player sees it (``ddz.uno.render.text``)."""
         from ddz.uno.render import text  # ddz.uno.render imports this module
@@ -519,15 +543,42 @@ class Game:
 
     def step(self, action: Action | str | int, *, player: int | None = None) -> Action:
         """Take an action, checked: IllegalMoveError (with the reason) leaves the game as it
-        was. A wrong jump-in is taken: its player draws two. Returns the action. An ``int``
-        is an action index of ``player`` (see :meth:`parse_action`)."""
+        was. A wrong jump-in is taken: its player draws two. Returns the action.
+
+        ``player`` is the seat taking the action: an ``int`` action is an action index of
+        that seat (default: the player to act, see :meth:`parse_action`); text without ``N:``
+        is that seat's action, and an action of another seat raises IllegalMoveError (a
+        server's check)."""
         with self._lock:
-            parsed = self.parse_action(action, player=player)
+            if is_index(action):
+                parsed = self.parse_action(action, player=player)
+            else:
+                parsed = self._parse_for(action, player)  # type: ignore[arg-type]
             reason = self._core.check(parsed.code)
             if reason not in (0, _WRONG_JUMP_IN):
                 raise IllegalMoveError(self._explain(parsed, reason))
             self._core.push(parsed.code)
             return parsed
+
+    def _parse_for(self, action: Action | str, player: object) -> Action:
+        if player is None:
+            return self.parse_action(action)
+        from ddz.records import seat_of
+
+        try:
+            seat = seat_of(self.players, player)
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+        if isinstance(action, str):
+            try:
+                parsed = Action.parse(action, default_player=seat)
+            except ValueError as error:
+                raise IllegalMoveError(str(error)) from None
+        else:
+            parsed = self.parse_action(action)
+        if parsed.player != seat:
+            raise IllegalMoveError(f"player {seat} cannot take player {parsed.player}'s action")
+        return parsed
 
     def push(self, action: Action | int, *, player: int | None = None) -> None:
         """Take an action (or an action index of ``player``, default the player to act)
@@ -758,9 +809,19 @@ class Game:
 
     # --- records -------------------------------------------------------------------------
 
-    def to_json(self) -> str:
+    def view(self, seat: int) -> dict[str, Any]:
+        """The round as ``seat`` may see it, JSON-ready: the public record, the seat's hand
+        and the discard pile; no seed, no deal (``ddz.uno.records.view``)."""
+        from ddz.uno.records import view
+
+        return view(self, seat)
+
+    def to_json(self, *, seat: int | None = None) -> str:
         """The round as JSON: players, rules, seed, dealer, the deal when one was given (as
-        the complete arrangement) and every action; :meth:`from_json` replays it exactly."""
+        the complete arrangement) and every action; :meth:`from_json` replays it exactly.
+        With ``seat``: :meth:`view` as JSON, what a server sends that seat."""
+        if seat is not None:
+            return json.dumps(self.view(seat))
         arrangement: dict[str, Any] | None = None
         if self._arrangement is not None:
             hands, draw, discard = self._arrangement

@@ -145,9 +145,9 @@ class Match:
         return [] if self._over else self.game.legal_actions(player)
 
     def step(self, action: Action | str | int, *, player: int | None = None) -> Action:
-        """Take a checked action in the current round (see ``Game.step``; an ``int`` is an
-        action index); a round that ends is scored and, unless the match is over, the next
-        one dealt."""
+        """Take a checked action in the current round (see ``Game.step``, ``player`` too;
+        an ``int`` is an action index); a round that ends is scored and, unless the match is
+        over, the next one dealt."""
         with self._lock:
             if self._over:
                 raise IllegalMoveError("the match is over")
