@@ -408,7 +408,7 @@ def _title(seen: TableView) -> str:
     return f"{seen.title}: {state}{you}"
 
 
-_ROLE_FILL = {"landlord": "#f9a825", "farmer": "#1565c0", "-": "#607d8b"}
+_ROLE_FILL = {"landlord": "#f9a825", "farmer": "#1565c0"}
 
 
 def _seat_row(seen: TableView, player: int, top: int, played: ActionRecord | None) -> str:
@@ -422,15 +422,16 @@ def _seat_row(seen: TableView, player: int, top: int, played: ActionRecord | Non
     name = f"seat {player}" + (" (you)" if player == seen.viewer else "")
     parts.append(text(22, top + 30, name, size=15, fill="#ffffff", weight="bold"))
     seat_role = role(seen, player)
-    parts.append(
-        pill(22, top + 48, seat_role if seat_role != "-" else "?", fill=_ROLE_FILL[seat_role])
-    )
+    tag_x = 22.0
+    if seat_role != "-":  # no role until bidding settles the landlord
+        parts.append(pill(22, top + 48, seat_role, fill=_ROLE_FILL[seat_role]))
+        tag_x += pill_width(seat_role) + 8
     count = seen.counts[player]
     parts.append(
         text(22, top + 78, f"{count} card{'s' if count != 1 else ''}", size=13, fill="#e0f2f1")
     )
     if acting:
-        parts.append(to_act(22 + pill_width(seat_role if seat_role != "-" else "?") + 8, top + 52))
+        parts.append(to_act(tag_x, top + 52))
     cards = seen.hands[player]
     card_top = top + (_ROW - CARD_HEIGHT) / 2
     room = _PLAY_X - 10 - _HAND_X

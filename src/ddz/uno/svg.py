@@ -282,7 +282,7 @@ def _piles(seen: _Seen, y: int) -> str:
     arrow = "turns in seat order" if seen.direction > 0 else "turns reversed"
     parts.append(text(224, y + 74, arrow, size=12, fill="#b0bec5"))
     if pending:
-        parts.append(pill(420, y + 58, f"owes +{pending}", fill="#c62828"))
+        parts.append(pill(420, y + 58, f"player {seen.current} owes +{pending}", fill="#c62828"))
     if last is not None:
         parts.append(
             text(TABLE_WIDTH - 16, y + 58, f"last: {last}", size=13, fill="#ffe082", anchor="end")
