@@ -161,3 +161,14 @@ def test_from_counts_and_masks_take_numpy_integers() -> None:
     for mask in (-1, 2**64, 2**200, 1.5, True):
         with pytest.raises(ValueError):
             ddz.Cards.from_mask(mask)  # type: ignore[arg-type]
+
+
+def test_hands_outside_the_deck_are_named_in_card_notation() -> None:
+    for call in (
+        lambda: ddz.legal_moves("3S"),
+        lambda: ddz.why_illegal("33S", "33"),
+        lambda: ddz.is_legal("3V", "3"),
+    ):
+        with pytest.raises(ValueError, match=r"hand '3+[SV]' holds cards") as caught:
+            call()
+        assert "0o" not in str(caught.value)

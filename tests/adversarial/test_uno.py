@@ -542,3 +542,41 @@ def test_threads_on_one_game_one_match_one_vector(isolated: IsolatedRunner) -> N
         timeout=120,
     )
     assert out.strip() == "ok"
+
+
+# --- environments ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["classic", "uno"])
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_environments_copy_to_equal_independent_environments(game: str, how: str) -> None:
+    pytest.importorskip("pettingzoo")
+    from ddz.envs import gymnasium as gym_envs
+    from ddz.envs import pettingzoo as pz_envs
+
+    def clone(value: object) -> object:
+        return copy.deepcopy(value) if how == "deepcopy" else pickle.loads(pickle.dumps(value))
+
+    env = pz_envs.env(game)
+    env.reset(seed=3)
+    for _ in range(6):
+        agent = env.agent_selection
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(np.flatnonzero(mask)[-1]))
+    twin = clone(env)
+    agent = env.agent_selection
+    assert twin.agent_selection == agent  # type: ignore[attr-defined]
+    assert np.array_equal(twin.observe(agent)["observation"], env.observe(agent)["observation"])  # type: ignore[attr-defined]
+    before = env.observe(agent)["observation"].copy()
+    mask = twin.observe(agent)["action_mask"]  # type: ignore[attr-defined]
+    twin.step(int(np.flatnonzero(mask)[0]))  # type: ignore[attr-defined]
+    assert np.array_equal(env.observe(agent)["observation"], before)
+
+    single = gym_envs.SingleAgentEnv(game)
+    observation, _ = single.reset(seed=4)
+    copied = clone(single)
+    action = int(np.flatnonzero(observation["action_mask"])[0])
+    assert np.array_equal(
+        copied.step(action)[0]["observation"],  # type: ignore[attr-defined]
+        single.step(action)[0]["observation"],
+    )

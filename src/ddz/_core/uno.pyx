@@ -836,6 +836,15 @@ cdef class UnoCore:
         self.s.key ^= uno_key_change(&self.stack[self.depth - 1], &self.s)
         return 0
 
+    cpdef int step_checked(self, int action) except -1:
+        """check and push in one call (atomic: no other thread's call runs in between): 0 or
+        WRONG_JUMP_IN_ when the action was taken, else the reason it was not (nothing
+        changed)."""
+        cdef int reason = check(&self.s, self.flags, action)
+        if reason == OK or reason == WRONG_JUMP_IN:
+            self.push(action)
+        return reason
+
     def undo(self):
         """Take back the last action; returns its code. IndexError when there is none."""
         if self.depth == 0:
