@@ -480,7 +480,8 @@ class Game:
         actions = list(map(_ACTION_OF_CODE, self._core.legal_codes()))
         if player is None:
             return actions
-        return [action for action in actions if action.player == player]
+        seat = self._seat(player)
+        return [action for action in actions if action.player == seat]
 
     def legal_codes(self) -> list[int]:
         """The core codes of :meth:`legal_actions`, for fast loops with :meth:`push_code`."""
@@ -636,7 +637,11 @@ class Game:
     def _resolve(self, intents: Iterable[Action | str]) -> list[Action]:
         if isinstance(intents, (str, bytes)) or not hasattr(intents, "__iter__"):
             raise IllegalMoveError(f"resolve takes a list of actions, not {shorten(intents)}")
-        parsed = [self.parse_action(intent) for intent in intents]
+        parsed = []
+        for intent in intents:  # at most one a player: stop reading past that
+            parsed.append(self.parse_action(intent))
+            if len(parsed) > self.players:
+                raise IllegalMoveError("resolve takes at most one action per player")
         players = [action.player for action in parsed]
         if len(set(players)) != len(players):
             raise IllegalMoveError("resolve takes at most one action per player")
