@@ -172,3 +172,23 @@ def test_hands_outside_the_deck_are_named_in_card_notation() -> None:
         with pytest.raises(ValueError, match=r"hand '3+[SV]' holds cards") as caught:
             call()
         assert "0o" not in str(caught.value)
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_values_copy_and_pickle_to_equal_values(how: str) -> None:
+    import copy
+    import pickle
+
+    def clone(value: object) -> object:
+        if how == "copy":
+            return copy.copy(value)
+        if how == "deepcopy":
+            return copy.deepcopy(value)
+        return pickle.loads(pickle.dumps(value))
+
+    moves = [ddz.PASS, *ddz.legal_moves("333444555666XD", rules=ddz.DOUZERO)]
+    values: list[object] = [ddz.Cards(), ddz.Cards("33456789TJQKA2XD"), ddz.Cards("3SV"), *moves]
+    values += [uno.Card.parse("W+4"), uno.Action.parse("2: play W blue"), Bid("bid", 2)]
+    for value in values:
+        other = clone(value)
+        assert other == value and hash(other) == hash(value) and str(other) == str(value)
