@@ -161,3 +161,34 @@ def test_from_counts_and_masks_take_numpy_integers() -> None:
     for mask in (-1, 2**64, 2**200, 1.5, True):
         with pytest.raises(ValueError):
             ddz.Cards.from_mask(mask)  # type: ignore[arg-type]
+
+
+def test_hands_outside_the_deck_are_named_in_card_notation() -> None:
+    for call in (
+        lambda: ddz.legal_moves("3S"),
+        lambda: ddz.why_illegal("33S", "33"),
+        lambda: ddz.is_legal("3V", "3"),
+    ):
+        with pytest.raises(ValueError, match=r"hand '3+[SV]' holds cards") as caught:
+            call()
+        assert "0o" not in str(caught.value)
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_values_copy_and_pickle_to_equal_values(how: str) -> None:
+    import copy
+    import pickle
+
+    def clone(value: object) -> object:
+        if how == "copy":
+            return copy.copy(value)
+        if how == "deepcopy":
+            return copy.deepcopy(value)
+        return pickle.loads(pickle.dumps(value))
+
+    moves = [ddz.PASS, *ddz.legal_moves("333444555666XD", rules=ddz.DOUZERO)]
+    values: list[object] = [ddz.Cards(), ddz.Cards("33456789TJQKA2XD"), ddz.Cards("3SV"), *moves]
+    values += [uno.Card.parse("W+4"), uno.Action.parse("2: play W blue"), Bid("bid", 2)]
+    for value in values:
+        other = clone(value)
+        assert other == value and hash(other) == hash(value) and str(other) == str(value)

@@ -533,16 +533,21 @@ cdef int playout(UnoState* s, int flags, uint64_t* rng, int max_steps,
 
 cdef bint in_bounds(const UnoState* s, int action) noexcept nogil:
     """Can apply() take action without reading or writing outside the state: a well-formed
-    code of a seat in the game, while the round is on; a play of a card the seat holds; a
+    code (one code per action, as check() requires, so every code pushed reads back as an
+    Action) of a seat in the game, while the round is on; a play of a card the seat holds; a
     catch of a seat in the game."""
     cdef int kind = action & 7, seat = (action >> 3) & 15, card = (action >> 7) & 63
+    cdef int colour = (action >> 13) & 3
     if action < 0 or action >> 15 or s.over != PLAYING or seat >= s.players or s.current < 0:
         return False
     if kind == PLAY:
-        return card < KINDS and s.hands[seat][card] > 0
+        return (card < KINDS and (card >= WILD or colour == colour_of(card))
+                and s.hands[seat][card] > 0)
+    if kind > COLOUR or (kind == COLOUR and card != 0) or (kind != COLOUR and colour != 0):
+        return False
     if kind == CATCH:
         return card < s.players
-    return kind <= COLOUR
+    return kind == COLOUR or card == 0
 
 
 cdef bint valid_state(const UnoState* s) noexcept nogil:
@@ -835,6 +840,15 @@ cdef class UnoCore:
         apply(&self.s, self.flags, action)
         self.s.key ^= uno_key_change(&self.stack[self.depth - 1], &self.s)
         return 0
+
+    cpdef int step_checked(self, int action) except -1:
+        """check and push in one call (atomic: no other thread's call runs in between): 0 or
+        WRONG_JUMP_IN_ when the action was taken, else the reason it was not (nothing
+        changed)."""
+        cdef int reason = check(&self.s, self.flags, action)
+        if reason == OK or reason == WRONG_JUMP_IN:
+            self.push(action)
+        return reason
 
     def undo(self):
         """Take back the last action; returns its code. IndexError when there is none."""

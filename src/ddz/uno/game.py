@@ -307,9 +307,11 @@ class Game:
     and :meth:`legal_codes`. :meth:`resolve` settles actions several players take at the same
     moment.
 
-    One game may be used from several threads: its steps, pushes, undos and resolutions are
-    serialised by a lock, so each is atomic (check and apply together). ``copy.copy``,
-    ``copy.deepcopy`` and ``pickle`` give independent games in the same state.
+    One game may be used from several threads: :meth:`step` checks and applies in one core
+    call, and a lock serialises steps, undos and resolutions with each other; the unchecked
+    fast paths :meth:`push` and :meth:`push_code` are single core calls that skip the lock
+    (atomic each, never outside the state). ``copy.copy``, ``copy.deepcopy`` and ``pickle``
+    give independent games in the same state.
     """
 
     def __init__(
@@ -478,7 +480,8 @@ class Game:
         actions = list(map(_ACTION_OF_CODE, self._core.legal_codes()))
         if player is None:
             return actions
-        return [action for action in actions if action.player == player]
+        seat = self._seat(player)
+        return [action for action in actions if action.player == seat]
 
     def legal_codes(self) -> list[int]:
         """The core codes of :meth:`legal_actions`, for fast loops with :meth:`push_code`."""
@@ -554,10 +557,9 @@ class Game:
                 parsed = self.parse_action(action, player=player)
             else:
                 parsed = self._parse_for(action, player)  # type: ignore[arg-type]
-            reason = self._core.check(parsed.code)
+            reason = self._core.step_checked(parsed.code)  # check and apply: one core call
             if reason not in (0, _WRONG_JUMP_IN):
                 raise IllegalMoveError(self._explain(parsed, reason))
-            self._core.push(parsed.code)
             return parsed
 
     def _parse_for(self, action: Action | str, player: object) -> Action:
@@ -587,19 +589,22 @@ class Game:
         state no rule allows (use :meth:`step` to check), but never one outside the core's
         memory: an index outside the space, a seat outside the game, a card its player does
         not hold, or any action once the round is over raises IllegalMoveError and changes
-        nothing."""
-        with self._lock:
-            if action.__class__ is not Action:
-                action = self.parse_action(action, player=player)
-            self._push_code(action.code)
+        nothing. One core call, atomic by itself but (like :meth:`push_code`) not serialised
+        with the lock that :meth:`step` and :meth:`resolve` hold: it is the fast path."""
+        if action.__class__ is not Action:
+            action = self.parse_action(action, player=player)
+        self._push_code(action.code)
 
     def push_code(self, code: int) -> None:
         """Take a raw core action code (``legal_codes()``, ``Action.code``) without checking
         the rules; like :meth:`push`, a code that would reach outside the state (malformed, a
         seat or card not in play, the round over) raises IllegalMoveError and changes
-        nothing."""
-        with self._lock:
-            self._push_code(code)
+        nothing. The raw fast path: one core call, atomic by itself, not serialised with the
+        lock :meth:`step` and :meth:`resolve` hold."""
+        try:
+            self._core.push(code)
+        except (TypeError, ValueError, OverflowError) as error:
+            raise IllegalMoveError(str(error)) from None
 
     def step_code(self, code: int) -> Action:
         """Take a raw core action code, checked as :meth:`step` checks. Returns the action."""
@@ -632,7 +637,11 @@ class Game:
     def _resolve(self, intents: Iterable[Action | str]) -> list[Action]:
         if isinstance(intents, (str, bytes)) or not hasattr(intents, "__iter__"):
             raise IllegalMoveError(f"resolve takes a list of actions, not {shorten(intents)}")
-        parsed = [self.parse_action(intent) for intent in intents]
+        parsed = []
+        for intent in intents:  # at most one a player: stop reading past that
+            parsed.append(self.parse_action(intent))
+            if len(parsed) > self.players:
+                raise IllegalMoveError("resolve takes at most one action per player")
         players = [action.player for action in parsed]
         if len(set(players)) != len(players):
             raise IllegalMoveError("resolve takes at most one action per player")
@@ -655,20 +664,20 @@ class Game:
         )
         turn = [a for a in parsed if a.player == current and a.kind not in ("uno", "catch")]
         taken: list[Action] = []
+        # Each is checked and taken in one core call (a call, a catch and the turn action
+        # are never wrong jump-ins, so "taken" is reason 0 for them).
+        step = self._core.step_checked
         for action in (*calls, *catches):
-            if self._core.check(action.code) == 0:
-                self._core.push(action.code)
+            if step(action.code) == 0:
                 taken.append(action)
         for action in jumps:
-            reason = self._core.check(action.code)
+            reason = step(action.code)
             if reason in (0, _WRONG_JUMP_IN):
-                self._core.push(action.code)
                 taken.append(action)
                 if reason == 0:
                     return taken
         for action in turn:
-            if self._core.check(action.code) == 0:
-                self._core.push(action.code)
+            if step(action.code) == 0:
                 taken.append(action)
         return taken
 

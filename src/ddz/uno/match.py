@@ -136,7 +136,8 @@ class Match:
 
     def dealer_of(self, round_number: int) -> int:
         """The dealer of round ``round_number`` (from 1): the deal rotates one seat a round."""
-        return (self.first_dealer + round_number - 1) % self.players
+        number = check_integer(round_number, "round_number", 1)
+        return (self.first_dealer + number - 1) % self.players
 
     # --- acting --------------------------------------------------------------------------
 
