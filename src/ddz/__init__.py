@@ -10,7 +10,7 @@
 
 from ddz.actions import ActionSpace
 from ddz.cards import RANKS, SYMBOLS, Cards
-from ddz.errors import IllegalMoveError
+from ddz.errors import IllegalMoveError, RecordError
 from ddz.game import (
     HISTORY,
     HISTORY_ENTRY_LAYOUT,
@@ -67,6 +67,7 @@ __all__ = [
     "MoveType",
     "Observation",
     "Position",
+    "RecordError",
     "Rules",
     "SimulationResult",
     "VectorGame",
