@@ -1012,11 +1012,11 @@ class Game:
             raise RecordError(
                 f"a game record of {len(text)} characters is longer than {MAX_RECORD}"
             )
-        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+        lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         header: dict[str, str] = {}
         hands: dict[int, str] = {}
         moves: list[tuple[int, str]] = []
-        for line in lines:
+        for line_number, line in lines:
             word, _, rest = line.partition(" ")
             if word == "hand":
                 seat_text, _, cards = rest.partition(" ")
@@ -1031,7 +1031,9 @@ class Game:
             elif word.isascii() and word.isdigit():
                 moves.append((_read_number(word, "action"), rest))
             else:
-                raise RecordError(f"unreadable record line: {shorten(line)}", ply=None)
+                raise RecordError(
+                    f"unreadable record line: {shorten(line)}", field=f"line {line_number}"
+                )
         if "rules" not in header:
             raise RecordError("missing", field="rules")
         rules_text = header["rules"]
