@@ -724,13 +724,8 @@ class Game:
     def undo(self) -> ActionRecord:
         """Take back the last action, restoring the state exactly; returns its record.
         IndexError when there is nothing to undo."""
-        code = self._core.undo()
-        return ActionRecord(
-            self._core.ply,
-            self._core.current,
-            self._core.phase,
-            self._action_of(code, self._core.phase),
-        )
+        code, ply, player, phase = self._core.undo()
+        return ActionRecord(ply, player, phase, self._action_of(code, phase))
 
     def copy(self) -> Game:
         """An independent copy, history and undo included (``copy.copy``, ``copy.deepcopy``
@@ -1091,6 +1086,8 @@ class Game:
 
 def _raw_code(code: object) -> int:
     """A raw action code as a Python int: any integer (numpy's too) in 0 .. 2**64 - 1."""
+    if type(code) is int and 0 <= code < 1 << 64:  # the search loop's case, checked first
+        return code
     if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)):
         raise IllegalMoveError(f"an action code is an integer, not {shorten(code)}")
     value = operator.index(code)
