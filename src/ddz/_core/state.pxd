@@ -279,8 +279,14 @@ cdef inline int grab_turn_of(const GameState* s, int seat) noexcept nogil:
 
 
 cdef inline int seat_after(const GameState* s, int seat, int steps) noexcept nogil:
-    """The seat `steps` turns after seat, in the direction of play."""
-    return ((seat + steps * s.direction) % s.players + s.players) % s.players
+    """The seat `steps` turns after seat, in the direction of play. Without a division:
+    this runs on every move, and steps is 1 or 2 (a loop turn or two at most)."""
+    cdef int next_seat = seat + steps * s.direction
+    while next_seat >= s.players:
+        next_seat -= s.players
+    while next_seat < 0:
+        next_seat += s.players
+    return next_seat
 
 
 cdef inline int two_player_grabber(const GameState* s) noexcept nogil:

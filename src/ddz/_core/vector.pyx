@@ -11,7 +11,7 @@ shapes, agent ids, action indices), so no input can crash it (docs/safety.md). A
 holds a lock: calls from several threads are serialised, never interleaved.
 """
 
-from libc.stdint cimport uint64_t, int64_t, int8_t
+from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 
@@ -178,6 +178,8 @@ cdef class VectorGame:
     cdef uint64_t* ring_codes     # n x remembered: the last moves' codes ...
     cdef int8_t* ring_seats       # ... and who made them
     cdef int64_t* ring_count      # moves of play so far in each game's current deal
+    cdef int32_t* ring_head       # where each game's next move goes: ring_count % remembered,
+                                  # kept so that a step divides nothing
     cdef readonly Py_ssize_t steps   # successful step() calls so far
     cdef cython.pymutex lock
     cdef readonly object rules
@@ -206,12 +208,14 @@ cdef class VectorGame:
         self.ring_codes = <uint64_t*>calloc(max(n * history, 1), sizeof(uint64_t))
         self.ring_seats = <int8_t*>calloc(max(n * history, 1), sizeof(int8_t))
         self.ring_count = <int64_t*>malloc(n * sizeof(int64_t))
+        self.ring_head = <int32_t*>malloc(n * sizeof(int32_t))
         if (self.states == NULL or self.episodes == NULL or self.ring_codes == NULL
-                or self.ring_seats == NULL or self.ring_count == NULL):
+                or self.ring_seats == NULL or self.ring_count == NULL or self.ring_head == NULL):
             raise MemoryError()
         for i in range(n):
             self.episodes[i] = 0
             self.ring_count[i] = 0
+            self.ring_head[i] = 0
             seeded_start(&self.states[i], &self.cfg, self.episode_seed(i))
 
     def __dealloc__(self):
@@ -220,6 +224,7 @@ cdef class VectorGame:
         free(self.ring_codes)
         free(self.ring_seats)
         free(self.ring_count)
+        free(self.ring_head)
 
     cdef inline uint64_t episode_seed(self, Py_ssize_t game) noexcept nogil:
         return mix(self.seed, <uint64_t>game + (<uint64_t>self.n) * self.episodes[game], 0)
@@ -350,10 +355,12 @@ cdef class VectorGame:
                         code = self.table.codes[chosen[game]]
                         if self.states[game].phase == PLAY:
                             if self.remembered > 0:   # the ring of the last moves of play
-                                slot = (game * self.remembered
-                                        + self.ring_count[game] % self.remembered)
+                                slot = game * self.remembered + self.ring_head[game]
                                 self.ring_codes[slot] = code
                                 self.ring_seats[slot] = <int8_t>self.states[game].current
+                                self.ring_head[game] += 1
+                                if self.ring_head[game] == self.remembered:
+                                    self.ring_head[game] = 0
                             self.ring_count[game] += 1
                         apply_action(&self.states[game], &self.cfg, code)
                         done[game] = self.states[game].phase == OVER
@@ -363,6 +370,7 @@ cdef class VectorGame:
                         if done[game]:
                             self.episodes[game] += 1
                             self.ring_count[game] = 0
+                            self.ring_head[game] = 0
                             seeded_start(&self.states[game], &self.cfg, self.episode_seed(game))
                     number = self.steps
                     self.steps += 1
@@ -407,7 +415,10 @@ cdef class VectorGame:
                 count = self.ring_count[game]
                 taken = <int>min(<int64_t>history, count)
                 for k in range(taken):   # newest first
-                    slot = game * self.remembered + (count - 1 - k) % self.remembered
+                    slot = self.ring_head[game] - 1 - k   # k < remembered: one wrap at most
+                    if slot < 0:
+                        slot += self.remembered
+                    slot += game * self.remembered
                     encode_entry(row + HISTORY_ENTRY * k, self.ring_codes[slot],
                                  self.ring_seats[slot], player, self.states[game].players)
 
@@ -519,6 +530,8 @@ def restore_vector(object rules, Py_ssize_t n, uint64_t seed, uint64_t rng, Py_s
         memcpy(game.ring_codes, <const char*>ring_codes, n * history * sizeof(uint64_t))
         memcpy(game.ring_seats, seats_raw, n * history)
     memcpy(game.ring_count, counts_raw, n * sizeof(int64_t))
+    for i in range(n):
+        game.ring_head[i] = <int32_t>(counts_raw[i] % history) if history else 0
     game.rng = rng
     game.steps = steps
     return game
