@@ -18,7 +18,7 @@ def play_randomly(match: uno.Match, rng: random.Random) -> None:
     while not match.is_over:
         codes = match.game.legal_codes()
         plays = [code for code in codes if code & 7 not in (1, 2)]
-        match.push(rng.choice(plays if plays and rng.random() < 0.9 else codes))
+        match.push_code(rng.choice(plays if plays and rng.random() < 0.9 else codes))
 
 
 @pytest.mark.parametrize("rules", [LOMBARDY, STANDARD], ids=["lombardy", "standard"])
@@ -54,7 +54,7 @@ def test_the_deal_rotates_and_seat_after_the_dealer_starts() -> None:
         seen.append(match.game.dealer)
         number = match.round
         while match.round == number and not match.is_over:
-            match.push(rng.choice(match.game.legal_codes()))
+            match.push_code(rng.choice(match.game.legal_codes()))
     assert seen[:3] == [2, 0, 1][: len(seen)]
 
 

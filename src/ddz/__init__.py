@@ -10,7 +10,7 @@
 
 from ddz.actions import ActionSpace
 from ddz.cards import RANKS, SYMBOLS, Cards
-from ddz.errors import IllegalMoveError
+from ddz.errors import IllegalMoveError, RecordError
 from ddz.game import OBSERVATION_LAYOUT, OBSERVATION_SIZE, ActionRecord, Bid, Game, Observation
 from ddz.moves import (
     PASS,
@@ -54,6 +54,7 @@ __all__ = [
     "MoveType",
     "Observation",
     "Position",
+    "RecordError",
     "Rules",
     "SimulationResult",
     "VectorGame",

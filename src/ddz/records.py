@@ -59,9 +59,7 @@ def seat_of(players: int, seat: object) -> int:
 
 def rules_dict(game: Game) -> dict[str, Any]:
     """The game's rules as JSON-ready data (as in ``Game.to_json``)."""
-    rules = dataclasses.asdict(game.rules)
-    rules["bidding"] = game.rules.bidding.value
-    return rules
+    return game.rules.to_dict()
 
 
 def view(game: Game, seat: int) -> dict[str, Any]:
