@@ -724,13 +724,8 @@ class Game:
     def undo(self) -> ActionRecord:
         """Take back the last action, restoring the state exactly; returns its record.
         IndexError when there is nothing to undo."""
-        code = self._core.undo()
-        return ActionRecord(
-            self._core.ply,
-            self._core.current,
-            self._core.phase,
-            self._action_of(code, self._core.phase),
-        )
+        code, ply, player, phase = self._core.undo()
+        return ActionRecord(ply, player, phase, self._action_of(code, phase))
 
     def copy(self) -> Game:
         """An independent copy, history and undo included (``copy.copy``, ``copy.deepcopy``
@@ -1012,11 +1007,11 @@ class Game:
             raise RecordError(
                 f"a game record of {len(text)} characters is longer than {MAX_RECORD}"
             )
-        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+        lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         header: dict[str, str] = {}
         hands: dict[int, str] = {}
         moves: list[tuple[int, str]] = []
-        for line in lines:
+        for line_number, line in lines:
             word, _, rest = line.partition(" ")
             if word == "hand":
                 seat_text, _, cards = rest.partition(" ")
@@ -1031,7 +1026,9 @@ class Game:
             elif word.isascii() and word.isdigit():
                 moves.append((_read_number(word, "action"), rest))
             else:
-                raise RecordError(f"unreadable record line: {shorten(line)}", ply=None)
+                raise RecordError(
+                    f"unreadable record line: {shorten(line)}", field=f"line {line_number}"
+                )
         if "rules" not in header:
             raise RecordError("missing", field="rules")
         rules_text = header["rules"]
@@ -1089,6 +1086,8 @@ class Game:
 
 def _raw_code(code: object) -> int:
     """A raw action code as a Python int: any integer (numpy's too) in 0 .. 2**64 - 1."""
+    if type(code) is int and 0 <= code < 1 << 64:  # the search loop's case, checked first
+        return code
     if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)):
         raise IllegalMoveError(f"an action code is an integer, not {shorten(code)}")
     value = operator.index(code)
