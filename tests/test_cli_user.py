@@ -67,6 +67,9 @@ def test_uno_help_from_the_shell() -> None:
         ["simulate", "--games", "ten"],
         ["simulate", "--threads", "0"],
         ["simulate", "--seed", str(2**64)],
+        ["simulate", "--games", str(10**15)],  # was a MemoryError traceback
+        ["bench", "--positions", str(10**9)],
+        ["moves", "3", "--last", "4444XD"],
         ["simulate", "--agents", "nobody"],
         ["bench", "--positions", "-1"],
         ["bench", "--repeats", "0"],
@@ -102,6 +105,13 @@ def test_bad_arguments_get_one_line(argv: list[str], capsys: pytest.CaptureFixtu
     assert len(lines) == 1 and "error" in lines[0], captured.err
     assert len(lines[0]) < 300, lines[0]
     assert "Traceback" not in captured.err + captured.out
+
+
+def test_an_unreadable_last_move_is_named_in_card_notation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["moves", "3", "--last", "4444XD"]) == 2
+    assert capsys.readouterr().err == "error: 4444XD is not a move under these rules\n"
 
 
 def test_bad_arguments_from_the_shell() -> None:

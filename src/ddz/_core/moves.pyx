@@ -402,7 +402,8 @@ cdef inline int check_table(uint64_t table, const RuleSet* rs) except -1:
     if kind == SKIP or kind == REVERSE:
         raise ValueError("an action card is never the table's move")
     if not is_reading(table, rs):
-        raise ValueError(f"move code {table:#x} is not a move under these rules")
+        # in card notation (a raw code means nothing to the user who typed the move)
+        raise ValueError(f"{cards_text(code_cards(table))} is not a move under these rules")
     return 0
 
 
