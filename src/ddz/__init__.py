@@ -10,7 +10,7 @@
 
 from ddz.actions import ActionSpace
 from ddz.cards import RANKS, SYMBOLS, Cards
-from ddz.errors import IllegalMoveError
+from ddz.errors import IllegalMoveError, RecordError
 from ddz.game import OBSERVATION_LAYOUT, OBSERVATION_SIZE, ActionRecord, Bid, Game, Observation
 from ddz.moves import (
     PASS,
@@ -26,6 +26,7 @@ from ddz.moves import (
 from ddz.position import Position
 from ddz.rules import CLASSIC, DOUZERO, ENDGAME, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
 from ddz.simulation import SimulationResult, VectorGame, simulate
+from ddz.worlds import Worlds, sample_worlds
 
 __version__ = "0.1.0"
 
@@ -53,13 +54,16 @@ __all__ = [
     "MoveType",
     "Observation",
     "Position",
+    "RecordError",
     "Rules",
     "SimulationResult",
     "VectorGame",
+    "Worlds",
     "beats",
     "classify",
     "is_legal",
     "legal_moves",
+    "sample_worlds",
     "simulate",
     "why_illegal",
 ]
