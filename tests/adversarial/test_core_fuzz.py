@@ -41,6 +41,10 @@ wild_int = st.one_of(
     u64, st.integers(-2**70, 2**70), st.sampled_from([0, 1, -1, 2**63 - 1, 2**63, 2**64 - 1,
                                                       2**64, 2**31, 2**32, -2**63]))
 
+# sizes: small ones (which deal, so they stay small) and huge ones (refused unallocated)
+sizes = st.one_of(st.integers(-3, 12), st.sampled_from([2**24 + 1, 2**40 + 1, 2**61, 2**63,
+                                                         2**64, -2**63, 10**30]))
+
 def bits_of(value):
     return st.integers(0, 63).map(lambda bit: value ^ (1 << bit))
 
@@ -295,15 +299,17 @@ def test_vector_game_arrays_sizes_and_state_unchanged_after_errors(
         isolated,
         """
 @SETTINGS
-@given(st.sampled_from(RULES[:3]), st.integers(1, 4), u64, wild_int,
-       st.lists(st.tuples(arrays(st.integers(0, 6)), st.integers(0, 9)), max_size=8))
-def check(rules, n, seed, size, program):
-    call(lambda: ddz.VectorGame(size, rules=rules))
-    call(core_vector.VectorGame, rules, size, seed, np.zeros(3, np.uint64),
-         np.zeros(3, np.uint64), np.zeros(3, np.int64))
-    games = ddz.VectorGame(n, rules=rules, seed=seed)
+@given(st.sampled_from(RULES[:3]), st.integers(1, 4), u64, sizes, st.integers(-2, 40),
+       st.lists(st.tuples(arrays(st.integers(0, 8)), arrays(st.integers(0, 8)),
+                          st.integers(0, 13), wild_int), max_size=8))
+def check(rules, n, seed, size, history, program):
+    call(lambda: ddz.VectorGame(size, rules=rules, history=history))
+    index = ddz.game.action_index(rules)
+    call(core_vector.VectorGame, rules, size, seed, index, history)
+    call(core_vector.VectorGame, rules, n, seed, None, 0)
+    games = ddz.VectorGame(n, rules=rules, seed=seed, history=max(0, min(history, 15)))
     core = games._core
-    for array, op in program:
+    for array, other, op, number in program:
         before = games.state_bytes()
         if op == 0:
             call(games.step, array)
@@ -312,7 +318,7 @@ def check(rules, n, seed, size, program):
         elif op == 2:
             call(core.legal_action_mask, array)
         elif op == 3:
-            call(core.observations, array)
+            call(core.observations, array, number)
         elif op == 4:
             call(core.current_players, array)
         elif op == 5:
@@ -320,8 +326,20 @@ def check(rules, n, seed, size, program):
         elif op == 6:
             call(core.keys, array)
         elif op == 7:
-            call(core.step, np.zeros(n, np.int64), array, array)
+            call(core.step, np.zeros(n, np.int64), array, other)
         elif op == 8:
+            call(core.packed_mask, array)
+        elif op == 9:
+            call(core.legal_indices, array, other)
+        elif op == 10:
+            call(core.mark, array, other, array, number)
+            mask = np.zeros((n, games.num_actions), np.uint8)
+            call(core.mark, mask, other, array, number)
+        elif op == 11:
+            call(games.legal_action_mask, out=array)
+            call(games.packed_action_mask, out=array)
+            call(games.observations, out=array, history=number)
+        elif op == 12:
             games.step(games.sample_legal())
             continue
         else:
@@ -334,9 +352,29 @@ def check(rules, n, seed, size, program):
             assert games.state_bytes() == before or array.size == n
         else:
             assert games.state_bytes() == before
-        for i in (-1, n, size):
+        for i in (-1, n, size, number):
             call(core.deal_seed, i)
     games.legal_action_mask(), games.observations(), games.current_players
+    games.legal_indices(), games.packed_action_mask(), games.legal_action_mask(copy=False)
+    # a pickled vector with one part bent is refused or is one the core can hold
+    parts = list(games._core.__reduce__()[1])
+    which = program[0][2] % len(parts) if program else 6
+    value = parts[which]
+    if isinstance(value, bytes) and value:
+        raw = bytearray(value)
+        raw[seed % len(raw)] ^= 1 << (seed % 8)
+        parts[which] = bytes(raw)
+    elif isinstance(value, int):
+        parts[which] = value ^ (1 << (seed % 64)) if seed % 3 else -value - 1
+    restored = call(core_vector.restore_vector, *parts)
+    if restored is not None:
+        size_ = len(parts[5]) // 8
+        restored.legal_action_mask(np.zeros((n, size_), np.uint8))
+        restored.sample_legal(np.zeros(n, np.int64))
+        restored.observations(np.zeros((n, ddz.game.observation_size(parts[8])), np.int8), parts[8])
+        actions = np.zeros(n, np.int64)
+        restored.sample_legal(actions)
+        call(restored.step, actions, np.zeros((n, 3), np.int64), np.zeros(n, np.uint8))
 """,
         150,
     )
@@ -348,11 +386,12 @@ def test_simulate_sizes_seeds_threads_and_agents(isolated: IsolatedRunner) -> No
         """
 agents = st.one_of(st.sampled_from(["random", "greedy", "clever", ""]),
                    st.lists(st.sampled_from(["random", "greedy", "x"]), max_size=4).map(tuple))
-small = st.one_of(st.integers(-3, 12), wild_int,
-                  st.sampled_from([np.int64(5), np.uint8(3), np.int8(-1), 2.0, "3", None, True]))
+odd = st.sampled_from([np.int64(5), np.uint8(3), np.int8(-1), 2.0, "3", None, True])
+small = st.one_of(sizes, odd)
 
 @SETTINGS
-@given(st.sampled_from(RULES[:3]), small, small, small, small, agents, st.binary(max_size=300),
+@given(st.sampled_from(RULES[:3]), small, st.one_of(wild_int, odd), small,
+       st.one_of(wild_int, odd), agents, st.binary(max_size=300),
        arrays(st.integers(0, 5)))
 def check(rules, n, seed, threads, first, names, blob, array):
     call(lambda: ddz.simulate(n, rules=rules, seed=seed, threads=threads, first_game=first,
