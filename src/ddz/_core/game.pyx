@@ -226,12 +226,14 @@ cdef class GameCore:
 
     @cython.critical_section
     def undo(self):
-        """Take back the last action; returns its code. IndexError when there is none."""
+        """Take back the last action: (code, ply, player, phase) of the state it was taken
+        in, which is the state after the undo (one call where a record needs all four).
+        IndexError when there is none."""
         if self.depth == 0:
             raise IndexError("no action to undo")
         self.depth -= 1
         self.s = self.stack[self.depth]
-        return self.actions[self.depth]
+        return self.actions[self.depth], self.s.ply, self.s.current, PHASES[self.s.phase]
 
     @cython.critical_section
     def legal_moves(self):
@@ -350,8 +352,8 @@ cdef class GameCore:
 
     @property
     def key(self):
-        """The 64-bit state key (state_key in state.pxd), kept incrementally."""
-        return self.s.key
+        """The 64-bit state key (key_of in state.pxd): the hands' part kept incrementally."""
+        return key_of(&self.s, &self.cfg)
 
     def key_from_scratch(self):
         """The state key computed from every field anew (for tests of the incremental key)."""
@@ -441,7 +443,7 @@ def restore_core(object rules, bytes state, bytes stack, bytes actions):
     for i in range(depth + 1):
         raw = state_raw if i == depth else stack_raw + i * sizeof(GameState)
         memcpy(&one, raw, sizeof(GameState))
-        if state_fault(&one, &cfg) or one.key != state_key(&one, &cfg):
+        if state_fault(&one, &cfg) or one.hands_key != hands_key_of(&one):
             raise ValueError("the pickled game holds a state these rules cannot reach")
     if depth > core.capacity:
         grow(core, depth)
