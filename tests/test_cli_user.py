@@ -187,6 +187,7 @@ def interrupt(args: list[str], ready: str, *, answer: str | None = None) -> tupl
     try:
         while ready.encode() not in output:
             assert time.monotonic() < deadline, output.decode(errors="replace")
+            assert process.poll() is None, "it ended early:\n" + output.decode(errors="replace")
             output += _read(controller)
         if answer is not None:
             os.write(controller, answer.encode() + b"\n")
@@ -228,7 +229,7 @@ CTRL_C_CASES: list[tuple[list[str], str, Any]] = [
     (["play", "--seed", "3"], "your move>", None),
     (["play", "--seed", "3"], "your move>", "?"),
     (["uno", "play", "--seed", "5", "--players", "3"], "your move:", None),
-    (["simulate", "--games", "600000000", "--threads", "1"], "deals/s", None),
+    (["simulate", "--games", "100000000", "--threads", "1"], "deals/s", None),
     (["simulate", "--games", "6000000", "--engine", "python"], "deals/s", None),
     (["bench", "--positions", "30000"], "random hands", None),
     (["perft", "--depth", "12"], "perft:", None),

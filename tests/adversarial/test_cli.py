@@ -28,8 +28,8 @@ import pytest
 from .conftest import run_isolated
 
 SEED = int(os.environ.get("DDZ_FUZZ_SEED", "20261201"))
-CASES = int(os.environ.get("DDZ_FUZZ_CASES", "360"))
-SHELL_CASES = max(CASES // 12, 1)
+CASES = int(os.environ.get("DDZ_FUZZ_CASES", "160"))
+SHELL_CASES = max(CASES // 25, 1)  # a fresh interpreter each: about 0.4 s a case
 
 GOOD_INT = {
     "--games": ["1", "2", "5", "7"],
