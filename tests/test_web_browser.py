@@ -279,3 +279,35 @@ def test_replay_a_seats_view(browser: Any, site: str) -> None:
     load_record(browser, site, round_.to_json(seat=0))
     wait_for(browser, lambda d: "full record" in message(d))
     assert "player 0's view" in message(browser)
+
+
+def test_the_controls_stay_in_view(browser: Any, site: str) -> None:
+    """Ten UNO players make a table taller than the window: the message and the action
+    buttons stay on screen (sticky); a narrow window scrolls only down, never sideways."""
+    browser.get(site + "/")
+    wait_for(browser, lambda d: "Choose a game" in message(d))
+    Select(browser.find_element(By.ID, "game")).select_by_value("uno")
+    players = browser.find_element(By.ID, "players")
+    players.clear()
+    players.send_keys("10")
+    browser.find_element(By.ID, "seed").send_keys("7")
+    browser.find_element(By.ID, "new-game").click()
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button"))
+    in_view = """
+        const box = arguments[0].getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+    """
+    table = browser.find_element(By.ID, "table")
+    assert table.size["height"] > browser.execute_script("return window.innerHeight")
+    browser.execute_script("window.scrollTo(0, 400)")
+    assert browser.execute_script(in_view, browser.find_element(By.ID, "message"))
+    assert browser.execute_script(in_view, browser.find_element(By.CSS_SELECTOR, "#actions button"))
+    browser.set_window_size(900, 900)
+    try:
+        start(browser, site, "classic", seed=4)
+        sideways = (
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert browser.execute_script(sideways) <= 0
+    finally:
+        browser.set_window_size(1280, 1000)
