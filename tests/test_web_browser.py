@@ -105,6 +105,7 @@ def click_card(browser: Any, card: Any) -> None:
 def start(browser: Any, site: str, game: str, seed: int, seat: int = 0) -> None:
     browser.get(site + "/")
     wait_for(browser, lambda d: "Choose a game" in message(d))
+    assert not browser.find_element(By.ID, "main").is_displayed()  # no empty log before a game
     Select(browser.find_element(By.ID, "game")).select_by_value(game)
     browser.find_element(By.ID, "seed").send_keys(str(seed))
     seat_box = browser.find_element(By.ID, "seat")
