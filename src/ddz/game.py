@@ -29,7 +29,7 @@ import json
 import operator
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -50,9 +50,6 @@ from ddz.errors import (
 from ddz.moves import PASS, Move, why_illegal
 from ddz.position import Position
 from ddz.rules import CLASSIC, PRESETS, Rules, action_codes
-
-if TYPE_CHECKING:
-    from ddz.actions import ActionSpace
 
 __all__ = [
     "HISTORY",
@@ -744,31 +741,20 @@ class Game:
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.copy()  # everything but the core state is immutable
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state.pop("_space", None)  # a cache, rebuilt on use
-        return state
-
     # --- the meaning of an action --------------------------------------------------------
-
-    _space: ActionSpace | None = None
 
     def _code_of(self, action: Action | str | int) -> tuple[int, Action | None]:
         """(core code, action object or None) of what step/push/why_illegal accept."""
         if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
-            space = self._space
-            if space is None:
-                from ddz.actions import action_space  # actions imports this module
-
-                space = self._space = action_space(self.rules)
+            codes = action_codes(self.rules)  # ddz.ActionSpace's numbering, built once
             index = operator.index(action)
-            if not 0 <= index < space.size:
+            if not 0 <= index < len(codes):
                 raise IllegalMoveError(
-                    f"action index {shorten(index)} is outside 0..{space.size - 1} "
+                    f"action index {shorten(index)} is outside 0..{len(codes) - 1} "
                     "(ddz.ActionSpace of these rules); raw move codes go through "
                     "step_code/push_code"
                 )
-            return space.codes.item(index), None
+            return codes.item(index), None
         parsed = self.parse_action(action)  # type: ignore[arg-type]  # a bool: refused there
         return parsed.code, parsed
 
