@@ -25,6 +25,7 @@ from ddz.moves import (
 )
 from ddz.rules import CLASSIC, DOUZERO, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
 from ddz.simulation import SimulationResult, VectorGame, simulate
+from ddz.solver import MoveValue, SolveResult, Solver, analyse, solve
 
 __version__ = "0.1.0"
 
@@ -48,15 +49,20 @@ __all__ = [
     "IllegalMoveError",
     "LegalMoves",
     "Move",
+    "MoveValue",
     "MoveType",
     "Observation",
     "Rules",
     "SimulationResult",
+    "SolveResult",
+    "Solver",
     "VectorGame",
+    "analyse",
     "beats",
     "classify",
     "is_legal",
     "legal_moves",
     "simulate",
+    "solve",
     "why_illegal",
 ]
