@@ -24,6 +24,7 @@ PRESETS = {
     "rlcard": ref.RLCARD_OPTIONS,
     "two-player": {"excluded_ranks": "34"},
     "uno-landlord": {"action_cards": 2},
+    "endgame": {},  # the classic move set; the endgame preset differs only in seats and bidding
 }
 DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD"
 

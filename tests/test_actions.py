@@ -18,6 +18,7 @@ from ddz.rules import PRESETS
 DIGESTS = {
     "classic": (12660, "5ac112d85bf101c1"),
     "douzero": (30389, "3d352669961438db"),
+    "endgame": (9944, "b9120ec6c3d7d732"),
     "rlcard": (27477, "4dacdb895f1883e4"),
     "two-player": (4947, "279ae6d5bd88a403"),
     "uno-landlord": (12670, "fc878ffcb9129b08"),

@@ -8,7 +8,7 @@ import pytest
 
 import ddz
 from ddz import Bidding, Cards, Game
-from ddz.agents import AGENTS, Agent, GreedyAgent, RandomAgent, make_agent
+from ddz.agents import AGENTS, Agent, GreedyAgent, RandomAgent, choose, make_agent
 
 DECK = Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD")
 
@@ -38,7 +38,7 @@ def test_agents_only_take_legal_actions_and_change_nothing(name: str) -> None:
             seat = game.current_player
             assert seat is not None
             before = game.state_bytes()
-            action = agents[seat].act(game)
+            action = choose(agents[seat], game)
             assert game.state_bytes() == before, "act() must not change the game"
             assert action in game.legal_actions(), (game.record(), str(action))
             game.step(action)
@@ -59,7 +59,7 @@ def test_the_random_agent_is_seeded() -> None:
     def actions(seed: int) -> list[str]:
         agent, game, taken = RandomAgent(seed), Game(seed=3), []
         while not game.is_over:
-            action = agent.act(game)  # one agent for every seat
+            action = choose(agent, game)  # one agent for every seat
             taken.append(str(action))
             game.step(action)
         return taken
@@ -73,7 +73,7 @@ def test_the_greedy_agent_is_deterministic() -> None:
         game = Game(seed=seed)
         agents = [GreedyAgent(), GreedyAgent(99), GreedyAgent()]
         while not game.is_over:
-            game.step(agents[game.current_player].act(game))  # type: ignore[index]
+            game.step(choose(agents[game.current_player], game))  # type: ignore[index]
         return game.record()
 
     assert record(5) == record(5)
@@ -114,15 +114,15 @@ def test_agents_act_on_what_their_seat_may_know() -> None:
         agents = [GreedyAgent(), GreedyAgent(), GreedyAgent()]
         stop = rng.randrange(4, 40)
         while not game.is_over and len(game.history) < stop:
-            game.step(agents[game.current_player].act(game))  # type: ignore[index]
+            game.step(choose(agents[game.current_player], game))  # type: ignore[index]
         seat = game.current_player
         if game.is_over or seat != game.landlord or seat is None:
             continue
         other = _reshuffled_unseen(game, seat, rng)
         assert other.hands[seat] == game.hands[seat]
         assert other.observation(seat).card_counts == game.observation(seat).card_counts
-        assert str(GreedyAgent().act(other)) == str(GreedyAgent().act(game))
-        assert str(RandomAgent(seed).act(other)) == str(RandomAgent(seed).act(game))
+        assert str(choose(GreedyAgent(), other)) == str(choose(GreedyAgent(), game))
+        assert str(choose(RandomAgent(seed), other)) == str(choose(RandomAgent(seed), game))
         checked += other.hands != game.hands
     assert checked >= 10
 
@@ -148,26 +148,26 @@ FARMER = "3444456789TJQKA2X"  # a bomb of 4s and singles
 def test_greedy_keeps_its_bomb_while_no_opponent_is_close() -> None:
     game = _position(LANDLORD, "J22", FARMER, ["33"])
     assert str(game.hands[1]) == "3444456789TJQKA2X"
-    assert str(GreedyAgent().act(game)) == "pass"  # 44 would break the bomb
+    assert str(choose(GreedyAgent(), game)) == "pass"  # 44 would break the bomb
 
 
 def test_greedy_bombs_an_opponent_about_to_go_out() -> None:
     straights = ["56789TJQKA", "pass", "pass", "6789TJ", "pass", "pass"]
     game = _position(LANDLORD, "J22", FARMER, straights)
     agent = GreedyAgent()
-    assert str(agent.act(game)) == "33"  # the landlord leads its low pair, keeping the 2s
+    assert str(choose(agent, game)) == "33"  # the landlord leads its low pair, keeping the 2s
     game.step("33")
     assert len(game.hands[0]) == 2
-    assert str(agent.act(game)) == "4444"  # the landlord holds two cards: bomb now
+    assert str(choose(agent, game)) == "4444"  # the landlord holds two cards: bomb now
     game.step("pass")
     game.step("pass")
-    assert str(agent.act(game)) == "22"  # the landlord goes out
+    assert str(choose(agent, game)) == "22"  # the landlord goes out
 
 
 def test_greedy_leads_the_longest_run_of_low_cards() -> None:
     game = _position(LANDLORD, "J22", FARMER, [])
     assert str(game.hands[0]) == "33566778899TTJJQKA22"
-    assert str(GreedyAgent().act(game)) == "66778899TTJJ"  # 12 cards, none above a jack
+    assert str(choose(GreedyAgent(), game)) == "66778899TTJJ"  # 12 cards, none above a jack
 
 
 def test_a_farmer_lets_the_partner_win_the_trick_unless_it_is_cheap() -> None:
@@ -175,11 +175,11 @@ def test_a_farmer_lets_the_partner_win_the_trick_unless_it_is_cheap() -> None:
     # Seat 2 (a farmer) holds A, 2 and the big joker.
     over_partner = _position(LANDLORD, "J22", FARMER, ["5", "K"])
     assert "A" in over_partner.hands[2]
-    assert str(agent.act(over_partner)) == "pass"
+    assert str(choose(agent, over_partner)) == "pass"
     over_landlord = _position(LANDLORD, "J22", FARMER, ["K", "pass"])
-    assert str(agent.act(over_landlord)) == "2"  # rather than break its pair of aces
+    assert str(choose(agent, over_landlord)) == "2"  # rather than break its pair of aces
     cheap = _position(LANDLORD, "J22", FARMER, ["3", "4"])
-    assert str(agent.act(cheap)) == "6"  # a low card, breaking no pair
+    assert str(choose(agent, cheap)) == "6"  # a low card, breaking no pair
 
 
 @pytest.mark.parametrize(
@@ -196,4 +196,49 @@ def test_greedy_bids_by_hand_strength(hand: str, bid: str) -> None:
         deal=([hand, "".join(rest[:17]), "".join(rest[17:34])], "".join(rest[34:])),
         first_player=0,
     )
-    assert str(GreedyAgent().act(game)) == bid
+    assert str(choose(GreedyAgent(), game)) == bid
+
+
+# --- what an agent is shown ----------------------------------------------------------------
+
+
+def test_an_ordinary_agent_is_shown_its_seats_observation() -> None:
+    shown: list[object] = []
+
+    class Recorder:
+        def act(self, observation: ddz.Observation) -> ddz.game.Action:
+            shown.append(observation)
+            return observation.legal_actions[0]
+
+    game = Game(seed=11)
+    for _ in range(30):
+        if game.is_over:
+            break
+        seat = game.current_player
+        action = choose(Recorder(), game)
+        seen = shown[-1]
+        assert isinstance(seen, ddz.Observation)
+        assert seen == game.observation(seat)  # type: ignore[arg-type]
+        assert seen.legal_actions == tuple(game.legal_actions())
+        assert not hasattr(seen, "hands")  # nothing of the other hands
+        game.step(action)
+    others = [seat for seat in range(3) if seat != game.current_player]
+    assert all(game.observation(seat).legal_actions == () for seat in others)
+
+
+def test_a_perfect_information_agent_is_shown_the_game() -> None:
+    class Oracle:
+        perfect_information = True
+
+        def act(self, game: Game) -> ddz.game.Action:
+            assert isinstance(game, Game)
+            return game.legal_actions()[-1]
+
+    game = Game(seed=7)
+    assert isinstance(Oracle(), ddz.agents.PerfectInformationAgent)
+    assert str(choose(Oracle(), game)) == "bid 3"
+    result = ddz.arena.play_game(Game(seed=3), [Oracle(), RandomAgent(1), GreedyAgent()])
+    assert result[0].is_over
+    finished = result[0]
+    with pytest.raises(ValueError, match="game is over"):
+        choose(Oracle(), finished)

@@ -8,7 +8,7 @@ import pytest
 
 import ddz
 from ddz import Game
-from ddz.agents import AGENTS, Agent, AgentFactory, RandomAgent
+from ddz.agents import AGENTS, AgentFactory, AnyAgent, RandomAgent
 from ddz.arena import MAX_REDEALS, ArenaResult, play_game, run_arena, seatings
 from ddz.game import Action
 
@@ -111,10 +111,10 @@ class Passer:
     def __init__(self, seed: int | None = None) -> None:
         self.random = RandomAgent(seed)
 
-    def act(self, game: Game) -> Action:
-        if game.phase == "bidding":
+    def act(self, observation: ddz.Observation) -> Action:
+        if observation.phase == "bidding":
             return ddz.Bid("pass")
-        return self.random.act(game)
+        return self.random.act(observation)
 
 
 def test_void_deals_are_redealt_and_counted() -> None:
@@ -134,10 +134,10 @@ def test_illegal_actions_are_caught() -> None:
         def __init__(self, seed: int | None = None) -> None:
             pass
 
-        def act(self, game: Game) -> Action:
+        def act(self, observation: ddz.Observation) -> Action:
             return ddz.Move.parse("XD")
 
-    players: list[Agent] = [Cheat(), Cheat(), Cheat()]
+    players: list[AnyAgent] = [Cheat(), Cheat(), Cheat()]
     with pytest.raises(ddz.IllegalMoveError):
         play_game(Game(seed=1), players)
 

@@ -221,7 +221,7 @@ def test_pettingzoo_illegal_actions_and_render() -> None:
         game.step(1)
     assert np.array_equal(game.last()[0]["observation"], before)
     text = game.render()
-    assert text.startswith("classic: bidding") and "to act 2" in text
+    assert text.startswith("classic: Dou Dizhu, classic rules: bidding") and "seat 2 to act" in text
 
     losing = raw_env("classic", illegal_action="lose")
     losing.reset(seed=7)

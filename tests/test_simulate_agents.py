@@ -10,7 +10,7 @@ import pytest
 
 import ddz
 from ddz._core import vector as _core
-from ddz.agents import GreedyAgent
+from ddz.agents import GreedyAgent, choose
 
 CALL_GRAB = ddz.CLASSIC.replace(bidding=ddz.rules.Bidding.CALL_GRAB, max_grabs=2)
 VARIANTS = [ddz.CLASSIC, ddz.TWO_PLAYER, ddz.UNO_LANDLORD, ddz.DOUZERO, CALL_GRAB]
@@ -32,7 +32,7 @@ def test_c_greedy_acts_as_the_python_greedy_agent(rules: ddz.Rules) -> None:
         greedy_seats = {seat for seat in range(rules.players) if chooser.random() < 0.6}
         game = ddz.Game(rules, seed=1000 + deal)
         while not game.is_over:
-            expected = agent.act(game).code
+            expected = choose(agent, game).code
             assert c_greedy(game) == expected, (deal, len(game.history), str(game.hands))
             decisions += 1
             if game.current_player in greedy_seats:
@@ -61,7 +61,7 @@ def test_simulate_plays_greedy_games_as_ddz_game_does(rules: ddz.Rules) -> None:
     for index in range(40):
         game = ddz.Game(rules, seed=ddz.simulation.game_seed(5, index))
         while not game.is_over:
-            game.push(agent.act(game))
+            game.push(choose(agent, game))
         assert game.payoffs() == all_greedy.payoffs[index].tolist()
         assert (-1 if game.winner is None else game.winner) == all_greedy.winners[index]
         assert len(game.history) == all_greedy.lengths[index]

@@ -162,4 +162,5 @@ def test_cli_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
     monkeypatch.setattr("builtins.input", fake_input)
     assert main(["play", "--players", "2", "--seed", "3", "--rules", "lombardy"]) == 0
     out = capsys.readouterr().out
-    assert "you are player 0" in out and "your hand:" in out and "bye" in out
+    assert "you are player 0" in out and "bye" in out
+    assert "(you are player 0)\ntop " in out and "\n  seat  cards  hand\n" in out  # the table

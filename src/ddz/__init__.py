@@ -23,7 +23,8 @@ from ddz.moves import (
     legal_moves,
     why_illegal,
 )
-from ddz.rules import CLASSIC, DOUZERO, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
+from ddz.position import Position
+from ddz.rules import CLASSIC, DOUZERO, ENDGAME, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
 from ddz.simulation import SimulationResult, VectorGame, simulate
 from ddz.solver import MoveValue, SolveResult, Solver, analyse, solve
 
@@ -32,6 +33,7 @@ __version__ = "0.1.0"
 __all__ = [
     "CLASSIC",
     "DOUZERO",
+    "ENDGAME",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "PASS",
@@ -52,6 +54,7 @@ __all__ = [
     "MoveValue",
     "MoveType",
     "Observation",
+    "Position",
     "Rules",
     "SimulationResult",
     "SolveResult",

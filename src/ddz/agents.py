@@ -1,18 +1,21 @@
 """Agents: players that choose an action for the seat to act.
 
-An agent is anything with ``act(game) -> Action``, called when the game's current player is
-the agent's seat. It may use only what that player knows: its own hand, the others' card
-counts, the table, the landlord, the kitty once shown, bids and the history, which is what
-:meth:`ddz.Game.observation` holds, and :meth:`ddz.Game.legal_actions`.
+An agent sees what its seat may see. An ordinary agent has ``act(observation) -> Action``:
+the observation is the seat's information set (:meth:`ddz.Game.observation`): its own
+hand, the others' card counts, the cards played, the table, the landlord, the kitty once
+shown, bids, the history and ``legal_actions``, one of which it returns. An agent that needs
+the whole game (a solver that reads every hand, an oracle for experiments) says so with the
+class attribute ``perfect_information = True`` and is given the :class:`ddz.Game` instead.
+:func:`choose` asks either kind; the arena, ``simulate`` and the command line use it.
 
 >>> import ddz
->>> from ddz.agents import GreedyAgent, RandomAgent, make_agent
+>>> from ddz.agents import GreedyAgent, RandomAgent, choose, make_agent
 >>> game = ddz.Game(seed=7)
 >>> agents = [GreedyAgent(), RandomAgent(seed=1), make_agent("greedy")]
 >>> while not game.is_over:
 ...     seat = game.current_player
-...     _ = game.step(agents[seat].act(game))   # step() checks: a slip would raise
-...     if game.is_void:                        # everyone passed in bidding
+...     _ = game.step(choose(agents[seat], game))   # step() checks: a slip would raise
+...     if game.is_void:                            # everyone passed in bidding
 ...         game = game.redeal()
 >>> game.landlord, game.winner, game.payoffs()
 (2, 2, [-1, -1, 2])
@@ -22,49 +25,90 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
-
-import numpy as np
+from typing import ClassVar, Literal, Protocol, runtime_checkable
 
 from ddz._core import moves as _core
-from ddz.batch import moves_into
 from ddz.cards import Cards
-from ddz.game import Action, Game
+from ddz.game import Action, Game, Observation
 from ddz.moves import PASS, Move, MoveType
 
-__all__ = ["AGENTS", "Agent", "AgentFactory", "GreedyAgent", "RandomAgent", "make_agent"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "AgentFactory",
+    "AnyAgent",
+    "GreedyAgent",
+    "PerfectInformationAgent",
+    "RandomAgent",
+    "choose",
+    "make_agent",
+]
 
 
 @runtime_checkable
 class Agent(Protocol):
-    """A player: ``act(game)`` returns a legal action for ``game.current_player``.
+    """A player that sees its seat's information set: ``act(observation)`` returns one of
+    ``observation.legal_actions`` (it is called only on the observing seat's turn).
 
-    The agent may read only what that seat knows (``game.observation(seat)`` and
-    ``game.legal_actions()``), never another hand. It must not change the game: the caller
-    takes the action (with ``game.step`` or ``game.push``).
+    It must not change anything it is given; the caller takes the action.
     """
+
+    def act(self, observation: Observation) -> Action: ...
+
+
+@runtime_checkable
+class PerfectInformationAgent(Protocol):
+    """A player that reads the whole game, every hand included, and says so:
+    ``perfect_information = True`` (a class attribute), ``act(game)`` returns a legal action
+    for ``game.current_player`` without changing the game."""
+
+    perfect_information: ClassVar[Literal[True]]
 
     def act(self, game: Game) -> Action: ...
 
 
-AgentFactory = Callable[[int | None], Agent]
+AnyAgent = Agent | PerfectInformationAgent
+"""Either kind of agent: what :func:`choose` accepts."""
+
+AgentFactory = Callable[[int | None], AnyAgent]
 """Something that makes an agent from a seed (``None``: unseeded), such as an agent class."""
+
+
+def choose(agent: AnyAgent, game: Game) -> Action:
+    """The action ``agent`` chooses for the seat to act: an ordinary agent is shown that
+    seat's observation, a ``perfect_information`` agent the game itself.
+
+    >>> import ddz
+    >>> class Peeker:                      # sees every hand: must say so
+    ...     perfect_information = True
+    ...     def act(self, game):
+    ...         return game.legal_actions()[-1]
+    >>> game = ddz.Game(seed=7)
+    >>> str(choose(Peeker(), game)), str(choose(GreedyAgent(), game))
+    ('bid 3', 'bid 1')
+    """
+    seat = game.current_player
+    if seat is None:
+        raise ValueError("the game is over: no seat is to act")
+    if getattr(agent, "perfect_information", False) is True:
+        return agent.act(game)  # type: ignore[arg-type]
+    return agent.act(game.observation(seat))  # type: ignore[arg-type]
 
 
 class RandomAgent:
     """Plays a uniformly random legal action (bids included), from a seeded generator.
 
     >>> import ddz
-    >>> game = ddz.Game(seed=7)
-    >>> str(RandomAgent(seed=3).act(game)) == str(RandomAgent(seed=3).act(game))
+    >>> seen = ddz.Game(seed=7).observation(2)
+    >>> str(RandomAgent(seed=3).act(seen)) == str(RandomAgent(seed=3).act(seen))
     True
     """
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, game: Game) -> Action:
-        return self.rng.choice(game.legal_actions())
+    def act(self, observation: Observation) -> Action:
+        return self.rng.choice(observation.legal_actions)
 
     def __repr__(self) -> str:
         return "RandomAgent()"
@@ -183,36 +227,31 @@ class GreedyAgent:
     >>> game = ddz.Game(deal=(["33344455567899TJQ", "6677889TTJJQKKAA2", "2223456789TJQKAXD"],
     ...                       "QKA"), first_player=2)
     >>> agent = GreedyAgent()
-    >>> str(agent.act(game))                # seat 2: both jokers and three 2s
+    >>> str(agent.act(game.observation(2)))          # seat 2: both jokers and three 2s
     'bid 3'
     >>> _ = game.step("bid 3")
-    >>> str(game.hands[2]), str(agent.act(game))   # a long chain, keeping QQ KK AA whole
+    >>> str(game.hands[2]), str(agent.act(game.observation(2)))   # a long chain, QQ KK AA kept
     ('3456789TJQQKKAA222XD', '3456789TJ')
     """
 
     def __init__(self, seed: int | None = None) -> None:
         del seed  # deterministic: nothing to seed
-        self._out = np.empty(4096, dtype=np.uint64)
 
     def __repr__(self) -> str:
         return "GreedyAgent()"
 
-    def act(self, game: Game) -> Action:
-        if game.phase == "bidding":
-            return self._bid(game)
-        me = game.current_player
-        landlord = game.landlord
-        assert me is not None and landlord is not None, "act() is called on a seat to act"
-        # Only public facts and the agent's own hand are read: the card counts, the
-        # landlord, the table, grabs and direction are all in Observation too, but
-        # observation() rebuilds the whole history on every call, which this agent does
-        # not need.
-        hands = game.hands
-        seats = len(hands)
-        hand = hands[me].mask
-        counts = [len(cards) for cards in hands]
+    def act(self, observation: Observation) -> Action:
+        seen = observation
+        if seen.phase == "bidding":
+            return self._bid(seen)
+        me = seen.player
+        landlord = seen.landlord
+        assert landlord is not None, "act() is called in play on the seat to act"
+        seats = len(seen.card_counts)
+        hand = seen.hand.mask
+        counts = seen.card_counts
         # Two players: the farmer wins on reaching the let count (one per grab).
-        lets = game.grabs if seats == 2 else 0
+        lets = seen.grabs if seats == 2 else 0
         partner = -1
         if me == landlord:
             opponents_left = min(counts[seat] for seat in range(seats) if seat != me) - lets
@@ -222,14 +261,9 @@ class GreedyAgent:
             goal = lets
             if seats == 3:
                 partner = 3 - me - landlord
-        table = game.table
-        table_code = 0 if table is None else table.code
-        out = self._out
-        count = moves_into(hand, table_code, game.rules, out)
-        if count > len(out):
-            out = self._out = np.empty(count, dtype=np.uint64)
-            count = moves_into(hand, table_code, game.rules, out)
-        codes: list[int] = out[:count].tolist()
+        table = seen.table
+        # The legal moves in the core's order (the pass first when answering), as codes.
+        codes: list[int] = [action.code for action in seen.legal_actions]
         # Out: the hand empties, or (a two-player farmer) holds no more than the lets.
         winning = _winning_move(codes, hand, counts[me] - goal) if goal else -1
         if winning >= 0:
@@ -242,19 +276,17 @@ class GreedyAgent:
                 codes,
                 hand,
                 opponents_left,
-                partner >= 0 and game.table_player == partner,
+                partner >= 0 and seen.table_player == partner,
                 counts[partner] if partner >= 0 else 0,
-                (me + game.direction) % seats != partner,
+                (me + seen.direction) % seats != partner,
             )
         return Move.from_code(code) if code else PASS
 
     # --- bidding ---------------------------------------------------------------------------
 
-    def _bid(self, game: Game) -> Action:
-        me = game.current_player
-        assert me is not None
-        strength = _strength(game.hands[me])
-        legal = game.legal_actions()
+    def _bid(self, seen: Observation) -> Action:
+        strength = _strength(seen.hand)
+        legal = seen.legal_actions
         kinds = {str(action): action for action in legal}
         if "call" in kinds or "grab" in kinds:
             if "grab" in kinds and strength >= _GRAB_AT:
@@ -393,7 +425,7 @@ AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent}
 """The agents by the names the arena and the command line use."""
 
 
-def make_agent(name: str, seed: int | None = None) -> Agent:
+def make_agent(name: str, seed: int | None = None) -> AnyAgent:
     """A new agent by its name in :data:`AGENTS`.
 
     >>> make_agent("greedy"), make_agent("random", 1)

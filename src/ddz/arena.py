@@ -48,7 +48,7 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from ddz.agents import AGENTS, Agent, AgentFactory
+from ddz.agents import AGENTS, AgentFactory, AnyAgent, choose
 from ddz.game import Game
 from ddz.rules import CLASSIC, PRESETS, Rules
 
@@ -192,7 +192,7 @@ def _pct(value: float) -> str:
     return "-" if math.isnan(value) else f"{value:.1f}%"
 
 
-def play_game(game: Game, agents: Sequence[Agent], *, checked: bool = True) -> tuple[Game, int]:
+def play_game(game: Game, agents: Sequence[AnyAgent], *, checked: bool = True) -> tuple[Game, int]:
     """Play ``game`` to the end with one agent per seat; returns the finished game and how
     many void deals were redealt on the way. ``checked`` takes actions with ``step`` (an
     illegal action raises ``IllegalMoveError``), else with the unchecked ``push``."""
@@ -201,10 +201,10 @@ def play_game(game: Game, agents: Sequence[Agent], *, checked: bool = True) -> t
     while True:
         if checked:
             while not game.is_over:
-                game.step(agents[game.current_player].act(game))  # type: ignore[index]
+                game.step(choose(agents[game.current_player], game))  # type: ignore[index]
         else:
             while not game.is_over:
-                game.push(agents[game.current_player].act(game))  # type: ignore[index]
+                game.push(choose(agents[game.current_player], game))  # type: ignore[index]
         if not game.is_void:
             return game, redeals
         if redeals + 1 == MAX_REDEALS:

@@ -189,6 +189,12 @@ class Cards:
     def __reduce__(self) -> tuple[object, tuple[int]]:
         return (Cards.from_mask, (self._mask,))
 
+    def _repr_svg_(self) -> str:
+        """The cards drawn face up (notebooks call this; ``ddz.svg.hand``)."""
+        from ddz.svg import hand  # ddz.svg imports this module
+
+        return hand(self)
+
 
 def coerce_cards(cards: CardsLike) -> Cards:
     """Cards as given, or parsed from a card string (TypeError for anything else)."""

@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 import os
 import random
@@ -32,8 +31,10 @@ import numpy as np
 
 import ddz
 from ddz import batch
-from ddz.agents import AGENTS, make_agent
+from ddz.agents import AGENTS, choose, make_agent
 from ddz.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
+from ddz.render import grouped as _grouped
+from ddz.render import text as _table
 from ddz.rules import PRESETS
 
 
@@ -202,11 +203,6 @@ def _simulate(args: argparse.Namespace) -> int:
 # --- play ----------------------------------------------------------------------------------
 
 
-def _grouped(cards: ddz.Cards) -> str:
-    """Cards with a space between ranks: ``3 44 5 TT XD`` is easier to read than ``3445TTXD``."""
-    return " ".join("".join(group) for _, group in itertools.groupby(str(cards))) or "-"
-
-
 def play(
     *,
     seat: int = 0,
@@ -274,7 +270,7 @@ def play(
         assert player is not None
         if player != seat:
             who = label(player)  # before the action: a bid can make the landlord
-            action = players[player].act(game)
+            action = choose(players[player], game)
             game.step(action)
             write(f"{who}: {action}")
             continue
@@ -346,28 +342,8 @@ def _wrap(heading: str, items: Sequence[str], width: int = 78) -> str:
 
 
 def _show(game: ddz.Game, seat: int, write: Callable[[str], None]) -> None:
-    """What the person at ``seat`` sees before acting."""
-    seen = game.observation(seat)
-    roles = {
-        player: ""
-        if seen.landlord is None
-        else (" (landlord)" if player == seen.landlord else " (farmer)")
-        for player in range(len(seen.card_counts))
-    }
-    counts = ", ".join(
-        f"{'you' if player == seat else f'seat {player}'} {count}{roles[player]}"
-        for player, count in enumerate(seen.card_counts)
-    )
-    if seen.phase == "bidding":
-        write(f"  bidding: highest bid {seen.bid or 'none'}; cards: {counts}")
-    else:
-        table = "you lead"
-        if seen.table is not None:
-            by = "you" if seen.table_player == seat else f"seat {seen.table_player}"
-            table = f"{seen.table} by {by}"
-        turn = "; play runs backwards (Reverse)" if seen.direction < 0 else ""
-        write(f"  table: {table}; score x{seen.multiplier}; cards left: {counts}{turn}")
-    write(f"  your hand: {_grouped(seen.hand)}")
+    """What the person at ``seat`` sees before acting: the table from their seat."""
+    write(_table(game, seat=seat))
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -36,6 +36,7 @@ from ddz._core import game as _core
 from ddz.cards import Cards, CardsLike
 from ddz.errors import IllegalMoveError
 from ddz.moves import PASS, Move, why_illegal
+from ddz.position import Position
 from ddz.rules import CLASSIC, PRESETS, Bidding, Rules
 
 __all__ = [
@@ -158,6 +159,11 @@ class Observation:
     multiplier: int
     history: tuple[ActionRecord, ...]
     direction: int = 1
+    grabs: int = 0
+    """Grabs so far (call/grab bidding); with two players, also the farmer's let count."""
+    legal_actions: tuple[Action, ...] = ()
+    """The observing player's legal actions when it is their turn, else empty: an agent
+    chooses one of them."""
 
     def encode(self) -> npt.NDArray[np.int8]:
         """A fixed-size int8 vector of this observation, laid out as ``OBSERVATION_LAYOUT``
@@ -198,6 +204,17 @@ class Observation:
         parts.append(self.direction)
         return np.array(parts, dtype=np.int8)
 
+    def __str__(self) -> str:
+        """The table as this seat sees it (``ddz.render.text``)."""
+        from ddz.render import text  # ddz.render imports this module
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        from ddz.svg import table
+
+        return table(self)
+
 
 class Game:
     """One game under ``rules``: deal, bidding, play, scoring (RULES.md sections 3-5: the
@@ -208,7 +225,12 @@ class Game:
     first (or, with random-landlord rules, who is landlord). Actions are ``Move`` objects,
     ``Bid`` objects or their text. :meth:`step` checks an action and raises
     :class:`ddz.IllegalMoveError` (leaving the game as it was); :meth:`push` does not check.
+
+    :meth:`from_position` starts a game at any play-phase position instead
+    (``docs/positions.md``).
     """
+
+    _position: Position | None = None  # where a game from from_position started
 
     def __init__(
         self,
@@ -238,6 +260,108 @@ class Game:
             rules, [h.mask for h in hands], kitty.mask, first_player, first_player
         )
         self._deal = (tuple(hands), kitty, first_player)
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        hands: Sequence[CardsLike],
+        *,
+        landlord: int,
+        to_act: int,
+        table: Move | str | None = None,
+        table_player: int | None = None,
+        played: Sequence[CardsLike] | None = None,
+        kitty: CardsLike | None = None,
+        bid: int = 1,
+        bombs: int = 0,
+        grabs: int = 0,
+        direction: int = 1,
+        landlord_moves: int | None = None,
+        farmer_moves: int | None = None,
+    ) -> Game:
+        """A game in its play phase at any position under ``rules``: every seat's cards (any
+        sizes), the landlord, the seat to act, the move to beat and who made it, the cards
+        played so far and the multiplier's inputs. Validated (``ValueError``/``TypeError``
+        saying what is wrong); see :class:`ddz.Position` for every argument.
+
+        >>> import ddz
+        >>> game = ddz.Game.from_position(ddz.ENDGAME, ["33", "4"], landlord=0, to_act=1,
+        ...                               table="3", table_player=0)
+        >>> [str(a) for a in game.legal_actions()], game.position()
+        (['pass', '4'], Position.parse('33/4 landlord=0 turn=1 table=3@0 rules=endgame'))
+        """
+        return cls._at_position(
+            Position(
+                rules,
+                hands,
+                landlord=landlord,
+                to_act=to_act,
+                table=table,
+                table_player=table_player,
+                played=played,
+                kitty=kitty,
+                bid=bid,
+                bombs=bombs,
+                grabs=grabs,
+                direction=direction,
+                landlord_moves=landlord_moves,
+                farmer_moves=farmer_moves,
+            )
+        )
+
+    @classmethod
+    def _at_position(cls, position: Position) -> Game:
+        game = object.__new__(cls)
+        game.rules = position.rules
+        game.seed = 0
+        game._position = position
+        game._deal = (position.hands, position.kitty, position.landlord)
+        game._core = _core.GameCore(position.rules, [0, 0, 0], 0, 0, 0)
+        game._core.set_position(
+            [hand.mask for hand in position.hands],
+            [cards.mask for cards in position.played],
+            position.kitty.mask,
+            position.landlord,
+            position.to_act,
+            0 if position.table is None else position.table.code,
+            -1 if position.table_player is None else position.table_player,
+            position.bid,
+            position.bombs,
+            position.grabs,
+            position.direction,
+            position.landlord_moves,
+            position.farmer_moves,
+        )
+        return game
+
+    def position(self) -> Position:
+        """The position now (play phase only): ``str(game.position())`` is its text form,
+        ``game.position().game()`` a new game there, without this one's history."""
+        if self.phase != "play":
+            raise ValueError(f"a position is a play-phase state; this game is in {self.phase}")
+        landlord = self._core.landlord
+        return Position(
+            self.rules,
+            self.hands,
+            landlord=landlord,
+            to_act=self._core.current,
+            table=self.table,
+            table_player=self.table_player,
+            played=[Cards.from_mask(cards) for cards in self._core.played],
+            kitty=self.kitty,
+            bid=self.bid,
+            bombs=self.bombs,
+            grabs=self.grabs,
+            direction=self.direction,
+            landlord_moves=self._core.landlord_plays,
+            farmer_moves=self._core.farmer_plays,
+        )
+
+    @property
+    def start(self) -> Position | None:
+        """The position a game from :meth:`from_position` started at; None for a dealt game."""
+        return self._position
 
     # --- state ---------------------------------------------------------------------------
 
@@ -329,7 +453,13 @@ class Game:
 
     @property
     def set_aside(self) -> Cards:
-        """Cards dealt to nobody (the two-player game's 9): never shown to any player."""
+        """Cards dealt to nobody (the two-player game's 9): never shown to any player. For a
+        game from a position: the cards no seat held or had played there."""
+        if self._position is not None:
+            held = Cards()
+            for cards in self._position.hands + self._position.played:
+                held = held + cards
+            return self.rules.deck - held
         dealt = self._deal[1]
         for hand in self._deal[0]:
             dealt = dealt + hand
@@ -453,6 +583,7 @@ class Game:
         other.rules = self.rules
         other.seed = self.seed
         other._deal = self._deal
+        other._position = self._position
         other._core = self._core.copy()
         return other
 
@@ -469,7 +600,8 @@ class Game:
 
     def observation(self, player: int, *, history: bool = True) -> Observation:
         """What ``player`` may know now: their hand, the others' card counts, the cards each
-        seat played, the kitty once the landlord took it, the table, bids and history.
+        seat played, the kitty once the landlord took it, the table, bids and history, and
+        their legal actions when it is their turn (what an agent receives, ``ddz.agents``).
 
         ``history=False`` leaves the history out (an empty tuple): building it costs time in
         proportion to the game's length, and ``encode()`` does not use it."""
@@ -493,6 +625,8 @@ class Game:
             multiplier=self.multiplier,
             history=records,
             direction=self.direction,
+            grabs=self.grabs,
+            legal_actions=(tuple(self.legal_actions()) if player == self._core.current else ()),
         )
 
     def state_bytes(self) -> bytes:
@@ -505,6 +639,17 @@ class Game:
             f"landlord {self.landlord}>"
         )
 
+    def __str__(self) -> str:
+        """The table with every hand (``ddz.render.text(game, seat=k)``: one seat's view)."""
+        from ddz.render import text  # ddz.render imports this module
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        from ddz.svg import table
+
+        return table(self)
+
     # --- records -------------------------------------------------------------------------
 
     def to_json(self) -> str:
@@ -512,6 +657,10 @@ class Game:
         replays it exactly."""
         rules = dataclasses.asdict(self.rules)
         rules["bidding"] = self.rules.bidding.value
+        if self._position is not None:  # a game set up at a position: the position, no deal
+            start = {"format": "ddz-game/1", "rules": rules, "position": str(self._position)}
+            actions = [str(record.action) for record in self.history]
+            return json.dumps({**start, "actions": actions})
         return json.dumps(
             {
                 "format": "ddz-game/1",
@@ -532,6 +681,11 @@ class Game:
         fields = dict(data["rules"])
         fields.pop("core_flags", None)
         fields["bidding"] = Bidding(fields["bidding"])
+        if "position" in data:  # a game that started at a position
+            game = Position.parse(data["position"], rules=Rules(**fields)).game()
+            for action in data["actions"]:
+                game.step(action)
+            return game
         game = cls(
             Rules(**fields),
             seed=data["seed"],
@@ -547,9 +701,13 @@ class Game:
         name = next((n for n, preset in PRESETS.items() if preset == self.rules), None)
         rules = dataclasses.asdict(self.rules)
         rules["bidding"] = self.rules.bidding.value
-        lines = [f"rules {name}" if name else f"rules {json.dumps(rules)}", f"seed {self.seed}"]
-        lines += [f"hand {seat} {hand}" for seat, hand in enumerate(self._deal[0])]
-        lines += [f"kitty {self._deal[1]}", f"first {self._deal[2]}"]
+        lines = [f"rules {name}" if name else f"rules {json.dumps(rules)}"]
+        if self._position is not None:
+            lines.append(f"position {self._position}")
+        else:
+            lines.append(f"seed {self.seed}")
+            lines += [f"hand {seat} {hand}" for seat, hand in enumerate(self._deal[0])]
+            lines += [f"kitty {self._deal[1]}", f"first {self._deal[2]}"]
         lines += [str(record) for record in self.history]
         if self.is_over:
             lines.append(f"result {self._result()}")
@@ -566,7 +724,7 @@ class Game:
             if word == "hand":
                 seat, _, cards = rest.partition(" ")
                 hands[int(seat)] = cards
-            elif word in ("rules", "seed", "kitty", "first", "result"):
+            elif word in ("rules", "seed", "kitty", "first", "result", "position"):
                 header[word] = rest
             elif word.isdigit():
                 moves.append((int(word), rest))
@@ -580,12 +738,15 @@ class Game:
             fields.pop("core_flags", None)
             fields["bidding"] = Bidding(fields["bidding"])
             rules = Rules(**fields)
-        game = cls(
-            rules,
-            seed=int(header["seed"]),
-            deal=([hands[seat] for seat in sorted(hands)], header.get("kitty", "")),
-            first_player=int(header["first"]),
-        )
+        if "position" in header:
+            game = Position.parse(header["position"], rules=rules).game()
+        else:
+            game = cls(
+                rules,
+                seed=int(header["seed"]),
+                deal=([hands[seat] for seat in sorted(hands)], header.get("kitty", "")),
+                first_player=int(header["first"]),
+            )
         for player, action in moves:
             if player != game.current_player:
                 raise ValueError(

@@ -26,6 +26,7 @@ from ddz.cards import RANKS, Cards
 __all__ = [
     "CLASSIC",
     "DOUZERO",
+    "ENDGAME",
     "RLCARD",
     "TWO_PLAYER",
     "UNO_LANDLORD",
@@ -252,9 +253,16 @@ TWO_PLAYER = Rules(
 UNO_LANDLORD = Rules(hand_size=18, kitty_size=4, action_cards=2)
 """Uno the Landlord: the classic game plus 2 Skip and 2 Reverse cards (RULES.md section 5)."""
 
+ENDGAME = Rules(players=2, kitty_size=0, bidding=Bidding.RANDOM)
+"""The endgame puzzles' rules ("残局"): two seats, the whole 54-card deck, classic
+combinations, no bidding (base score 1, no let cards). Positions of any hand sizes come from
+``ddz.Game.from_position``; ``Game(ENDGAME, seed=...)`` deals a random 17 v 17 position with
+a random landlord to lead (the other 20 cards set aside)."""
+
 PRESETS = {
     "classic": CLASSIC,
     "douzero": DOUZERO,
+    "endgame": ENDGAME,
     "rlcard": RLCARD,
     "two-player": TWO_PLAYER,
     "uno-landlord": UNO_LANDLORD,

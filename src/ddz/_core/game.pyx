@@ -86,6 +86,29 @@ cdef class GameCore:
         other.depth = self.depth
         return other
 
+    def set_position(self, hands, played, uint64_t kitty, int landlord, int to_act,
+                     uint64_t table, int table_player, int bid, int bombs, int grabs,
+                     int direction, int landlord_plays, int farmer_plays):
+        """Replace the state by a play-phase position (see init_position in state.pxd) and
+        clear the undo stack. The Python layer (Game.from_position) validates every value;
+        seats and sizes are checked here too, so no call writes outside the state."""
+        cdef uint64_t dealt[3]
+        cdef uint64_t done[3]
+        cdef int seat, players = self.cfg.players
+        if len(hands) != players or len(played) != players:
+            raise ValueError("one hand and one played set a seat")
+        if not (0 <= landlord < players and 0 <= to_act < players
+                and -1 <= table_player < players and direction in (-1, 1)
+                and 0 <= bid <= 3 and 0 <= bombs <= 14 and 0 <= grabs <= 8):
+            raise ValueError("seat, direction, bid, bombs or grabs out of range")
+        for seat in range(3):
+            dealt[seat] = hands[seat] if seat < players else 0
+            done[seat] = played[seat] if seat < players else 0
+        init_position(&self.s, &self.cfg, dealt, done, kitty, landlord, to_act, table,
+                      table_player, bid, bombs, grabs, direction, landlord_plays,
+                      farmer_plays)
+        self.depth = 0
+
     # --- acting ---------------------------------------------------------------------------
 
     cpdef int check(self, uint64_t action):
@@ -220,6 +243,16 @@ cdef class GameCore:
     def played(self):
         """The cards each seat has played, as card integers."""
         return tuple([self.s.played[seat] for seat in range(self.s.players)])
+
+    @property
+    def landlord_plays(self):
+        """Moves (not passes) the landlord has made: a spring needs to know."""
+        return self.s.landlord_plays
+
+    @property
+    def farmer_plays(self):
+        """Moves the farmers have made."""
+        return self.s.farmer_plays
 
     def state_bytes(self):
         """The state struct as bytes: equal bytes, equal states (for tests of undo)."""

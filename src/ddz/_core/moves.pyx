@@ -297,6 +297,11 @@ cdef class Move:
     def __repr__(self):
         return f"Move.parse({str(self)!r})"
 
+    def _repr_svg_(self):
+        """The move's cards drawn face up (notebooks call this; ``ddz.svg.move``)."""
+        from ddz.svg import move     # the picture lives in the API layer
+        return move(self)
+
     def __eq__(self, other):
         if isinstance(other, Move):
             return self.code == (<Move>other).code

@@ -144,6 +144,36 @@ cdef inline void init_state(GameState* s, const GameConfig* cfg, const uint64_t*
         settle(s, first_player)
 
 
+cdef inline void init_position(GameState* s, const GameConfig* cfg, const uint64_t* hands,
+                               const uint64_t* played, uint64_t kitty, int landlord,
+                               int to_act, uint64_t table, int table_player, int bid,
+                               int bombs, int grabs, int direction, int landlord_plays,
+                               int farmer_plays) noexcept nogil:
+    """A play-phase position (ddz.Game.from_position): every hand, the cards each seat has
+    played, the kitty as shown (already among the landlord's cards), the move to beat
+    (0: the seat to act leads) and who made it, and the multiplier's inputs. The Python
+    layer validates every field; this only writes them."""
+    cdef int seat
+    init_state(s, cfg, hands, 0, landlord)
+    for seat in range(cfg.players):
+        s.played[seat] = played[seat]
+    s.kitty = kitty
+    s.phase = PLAY
+    s.landlord = landlord
+    s.first_bidder = landlord
+    s.current = to_act
+    s.table = table
+    s.table_player = table_player if table != 0 else -1
+    s.bid = bid
+    s.high_bidder = landlord
+    s.caller = landlord if cfg.bidding == CALL_GRAB else -1
+    s.grabs = grabs
+    s.bombs = bombs
+    s.direction = direction
+    s.landlord_plays = landlord_plays
+    s.farmer_plays = farmer_plays
+
+
 cdef inline void seeded_start(GameState* s, const GameConfig* cfg, uint64_t seed) noexcept nogil:
     """The game ddz.Game(rules, seed=seed) starts with: the seeded deal, then the first
     player drawn from the same generator."""

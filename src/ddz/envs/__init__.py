@@ -86,9 +86,10 @@ import numpy.typing as npt
 
 import ddz
 from ddz import agents as ddz_agents
-from ddz import uno
+from ddz import render, uno
 from ddz.actions import ActionSpace, action_space
 from ddz.errors import IllegalMoveError
+from ddz.uno import render as uno_render
 
 __all__ = [
     "GAMES",
@@ -371,26 +372,12 @@ class DouDizhuAdapter(Adapter):
         return ddz_agents.make_agent(name, seed)
 
     def agent_action(self, agent: Any, seat: int) -> int:
-        return self.space.index(agent.act(self.game))
+        return self.space.index(ddz_agents.choose(agent, self.game))
 
     def render(self) -> str:
-        game = self.game
-        lines = [
-            f"{self.name}: {game.phase}, landlord {game.landlord}, to act {self.to_act}, "
-            f"score {game.multiplier}"
-        ]
-        for seat, hand in enumerate(game.hands):
-            role = "L" if seat == game.landlord else " "
-            lines.append(f"  {seat}{role} ({len(hand):2}) {hand}")
-        if game.table is not None:
-            lines.append(f"  table: {game.table} by {game.table_player}")
-        history = game.history
-        if history:
-            lines.append(f"  last: {history[-1]}")
+        lines = [f"{self.name}: " + render.text(self.game)]
         if self.forfeit is not None:
-            lines.append(f"  over: seat {self.forfeit} played an illegal action")
-        elif game.is_over:
-            lines.append(f"  over: payoffs {game.payoffs()}")
+            lines.append(f"forfeit seat {self.forfeit} played an illegal action")
         return "\n".join(lines)
 
 
@@ -630,7 +617,7 @@ class UnoAdapter(Adapter):
         return uno.make_agent(name, seed)
 
     def agent_action(self, agent: Any, seat: int) -> int:
-        choice = agent.act(self.game.observation(seat), self._options[seat])
+        choice = uno.agents.choose(agent, self.game, seat, self._options[seat])
         if choice is None:
             if seat == self.game.current_player:
                 raise ValueError(f"agent {agent!r} did nothing on its turn")
@@ -638,24 +625,11 @@ class UnoAdapter(Adapter):
         return self.space.index(choice)
 
     def render(self) -> str:
-        game = self.game
-        arrow = "+1" if game.direction > 0 else "-1"
-        lines = [
-            f"uno: top {game.top} ({game.colour}), direction {arrow}, turn of "
-            f"{game.current_player}, deciding {self.to_act}, draw pile {len(game.draw_pile)}"
-        ]
-        for seat, hand in enumerate(game.hands):
-            lines.append(f"  {seat} ({len(hand):2}) {' '.join(map(str, hand))}")
-        if game.pending:
-            lines.append(f"  pending: +{game.pending}")
-        history = game.history
-        if history:
-            lines.append(f"  last: {history[-1]}")
+        lines = [uno_render.text(self.game)]
+        if self.to_act is not None and self.to_act != self.game.current_player:
+            lines.append(f"deciding player {self.to_act} (out of turn)")
         if self.forfeit is not None:
-            lines.append(f"  over: seat {self.forfeit} played an illegal action")
-        elif game.is_over:
-            end = "blocked" if game.is_blocked else f"{game.winner} went out"
-            lines.append(f"  over: {end}, points {game.points()}")
+            lines.append(f"forfeit player {self.forfeit} played an illegal action")
         return "\n".join(lines)
 
 

@@ -2,8 +2,10 @@
 
 An agent sees only its own :class:`~ddz.uno.Observation` and its own legal actions. On its
 turn it must return one of them; out of turn (a jump-in, a UNO call, a catch) it may return
-None to do nothing. :func:`play_round` asks every player who has a legal action and settles
-what they want with ``Game.resolve``.
+None to do nothing. An agent that needs the whole game says so with the class attribute
+``perfect_information = True`` and is given the :class:`~ddz.uno.Game` in place of the
+observation (as in ``ddz.agents``); :func:`choose` asks either kind. :func:`play_round`
+asks every player who has a legal action and settles what they want with ``Game.resolve``.
 
 >>> from ddz import uno
 >>> game = uno.Game(players=3, seed=2)
@@ -23,7 +25,16 @@ from ddz.uno.cards import COLOURS, Card
 from ddz.uno.game import Game, Observation
 from ddz.uno.match import Match
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "RandomAgent", "make_agent", "play_round", "play_turn"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "GreedyAgent",
+    "RandomAgent",
+    "choose",
+    "make_agent",
+    "play_round",
+    "play_turn",
+]
 
 
 class Agent(Protocol):
@@ -122,6 +133,14 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
     raise ValueError(f"no UNO agent {name!r} (one of {', '.join(AGENTS)})")
 
 
+def choose(agent: Agent, game: Game, player: int, actions: Sequence[Action]) -> Action | None:
+    """What ``agent`` wants to do as ``player`` with these legal actions: an ordinary agent
+    is shown the player's observation, a ``perfect_information`` agent the game itself."""
+    if getattr(agent, "perfect_information", False) is True:
+        return agent.act(game, actions)  # type: ignore[arg-type]
+    return agent.act(game.observation(player), actions)
+
+
 def play_turn(game: Game | Match, agents: Sequence[Agent]) -> list[Action]:
     """One moment of play: every player with a legal action is asked, and what they want is
     settled with ``resolve``. Returns the actions taken."""
@@ -131,7 +150,7 @@ def play_turn(game: Game | Match, agents: Sequence[Agent]) -> list[Action]:
         by_player.setdefault(action.player, []).append(action)
     intents = []
     for player, actions in by_player.items():
-        choice = agents[player].act(current.observation(player), actions)
+        choice = choose(agents[player], current, player, actions)
         if choice is not None:
             intents.append(choice)
         elif player == current.current_player:

@@ -122,6 +122,12 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The card drawn face up (notebooks call this; ``ddz.uno.svg.card_document``)."""
+        from ddz.uno.svg import card_document  # ddz.uno.svg imports this module
+
+        return card_document(self)
+
 
 CARDS: tuple[Card, ...] = tuple(Card(kind) for kind in range(54))
 """Every card kind, indexed by kind."""

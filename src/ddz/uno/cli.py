@@ -17,9 +17,10 @@ from collections.abc import Sequence
 
 from ddz.errors import IllegalMoveError
 from ddz.uno.actions import Action
-from ddz.uno.agents import AGENTS, Agent, make_agent
+from ddz.uno.agents import AGENTS, Agent, choose, make_agent
 from ddz.uno.game import Game
 from ddz.uno.match import Match, round_seed
+from ddz.uno.render import text
 from ddz.uno.rules import PRESETS
 from ddz.uno.simulate import simulate
 
@@ -63,12 +64,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _show(game: Game, match: Match, seat: int) -> None:
-    sizes = ", ".join(f"{'you' if p == seat else p}: {n}" for p, n in enumerate(game.hand_sizes))
-    arrow = "->" if game.direction > 0 else "<-"
-    pending = f", owes +{game.pending}" if game.pending else ""
-    print(f"\nround {match.round}, scores {list(match.scores)}; cards {sizes}; play goes {arrow}")
-    print(f"top {game.top} ({game.colour or 'colour to choose'}){pending}")
-    print("your hand: " + " ".join(str(card) for card in game.hand(seat)))
+    print(f"\nround {match.round}, scores {list(match.scores)}")
+    print(text(game, seat=seat))
 
 
 def _ask(game: Game, seat: int, actions: list[Action]) -> Action | None:
@@ -131,7 +128,7 @@ def _play(args: argparse.Namespace) -> int:
                     _show(game, match, args.seat)
                     choice = _ask(game, args.seat, actions)
                 else:
-                    choice = agents[player].act(game.observation(player), actions)
+                    choice = choose(agents[player], game, player, actions)
                 if choice is not None:
                     intents.append(choice)
             rounds = len(match.results)

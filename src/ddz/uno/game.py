@@ -219,6 +219,17 @@ class Observation:
         put(1, {0: self.draw_pile_size})
         return vector
 
+    def __str__(self) -> str:
+        """The table as this player sees it (``ddz.uno.render.text``)."""
+        from ddz.uno.render import text  # ddz.uno.render imports this module
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        from ddz.uno.svg import table
+
+        return table(self)
+
 
 _MESSAGES = {
     2: "the round is over",
@@ -594,6 +605,17 @@ class Game:
             f"<uno.Game {self.players} players, ply {self.ply}, top {self.top} "
             f"({self.colour}), to act {self.current_player}>"
         )
+
+    def __str__(self) -> str:
+        """The table with every hand (``ddz.uno.render.text(game, seat=k)``: one seat's view)."""
+        from ddz.uno.render import text  # ddz.uno.render imports this module
+
+        return text(self)
+
+    def _repr_svg_(self) -> str:
+        from ddz.uno.svg import table
+
+        return table(self)
 
     # --- records -------------------------------------------------------------------------
 
