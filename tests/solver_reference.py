@@ -26,16 +26,22 @@ def _key(game: ddz.Game, score: bool) -> tuple[object, ...]:
         landlord_moves = sum(
             1
             for record in game.history
-            if record.phase == "play" and record.player == game.landlord and not record.action.is_pass  # type: ignore[union-attr]
+            if record.phase == "play"
+            and record.player == game.landlord
+            and not record.action.is_pass  # type: ignore[union-attr]
         )
         farmer_moved = any(
-            len(cards) for seat, cards in enumerate(game.observation(0).played) if seat != game.landlord
+            len(cards)
+            for seat, cards in enumerate(game.observation(0).played)
+            if seat != game.landlord
         )
         key += (game.multiplier, min(landlord_moves, 2), farmer_moved)
     return key
 
 
-def landlord_outcome(game: ddz.Game, memo: dict[tuple[object, ...], int], *, score: bool = False) -> int:
+def landlord_outcome(
+    game: ddz.Game, memo: dict[tuple[object, ...], int], *, score: bool = False
+) -> int:
     """The landlord's result under best play by both sides: +1 / -1 (win/loss), or with
     ``score`` the landlord's payoff (the payoff of the landlord's seat)."""
     if game.is_over:

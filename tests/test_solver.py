@@ -7,8 +7,6 @@ import os
 import random
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 import ddz
 from tests import solver_reference as reference
@@ -83,3 +81,79 @@ def test_agrees_with_minimax(name: str) -> None:
         solver = solvers.setdefault(game.rules, ddz.Solver(game.rules, memory_mb=1))
         check(game, solver)
         checked += 1
+
+
+def endgame(hands: list[str], **fields: object) -> ddz.Game:
+    fields.setdefault("landlord", 0)
+    fields.setdefault("to_act", 0)
+    return ddz.Game.from_position(ddz.ENDGAME, hands, **fields)  # type: ignore[arg-type]
+
+
+def test_the_line_plays_out_to_the_verdict() -> None:
+    solver = ddz.Solver(ddz.ENDGAME)
+    for seed in range(20):
+        game = ddz.Game(ddz.ENDGAME, seed=seed)
+        rng = random.Random(seed)
+        cards = list(str(game.hands[0]) + str(game.hands[1]))
+        rng.shuffle(cards)
+        game = endgame(["".join(cards[:6]), "".join(cards[6:12])])
+        result = solver.solve(game)
+        assert result.value in (1, -1) and result.move == result.line[0]
+        walk = game.copy()
+        for move in result.line:
+            walk.step(move)  # every move of the line is legal
+        assert walk.is_over
+        side_won = (walk.winner == walk.landlord) == (game.current_player == game.landlord)
+        assert side_won == (result.value == 1)
+        values = {str(m.move): m.value for m in solver.analyse(game)}
+        assert max(values.values()) == result.value
+        assert values[str(result.move)] == result.value or result.value == -1
+
+
+def test_limits_give_unknown() -> None:
+    game = ddz.Game(ddz.ENDGAME, seed=1)  # 17 v 17: more than 10 nodes
+    result = ddz.solve(game, node_limit=10)
+    assert result.value is None and result.move is None and result.line == ()
+    assert result.nodes >= 10
+    assert "unknown" in str(result)
+
+
+def test_threads_agree() -> None:
+    solver = ddz.Solver(ddz.ENDGAME, memory_mb=16, threads=2)
+    single = ddz.Solver(ddz.ENDGAME, memory_mb=16)
+    for seed in range(6):
+        game = ddz.Game(ddz.ENDGAME, seed=seed)
+        cards = str(game.hands[0])[:7], str(game.hands[1])[:7]
+        position = endgame(list(cards))
+        assert solver.solve(position).value == single.solve(position).value
+
+
+def test_score_mode_counts_bombs_and_spring() -> None:
+    # the landlord bombs, then goes out: no farmer card played, a spring: 1 x 2 x 2
+    game = endgame(["33334", "5"], bombs=0)
+    result = ddz.solve(game, score=True)
+    assert result.value == 1 and result.score == 4
+    assert [str(move) for move in result.line][:1] in (["3333"], ["33334"])
+
+
+def test_boundary() -> None:
+    game = ddz.Game(seed=1)  # bidding
+    with pytest.raises(ValueError, match="play phase"):
+        ddz.solve(game)
+    with pytest.raises(TypeError):
+        ddz.solve("33/44 landlord=0")  # type: ignore[arg-type]
+    position = endgame(["34", "5"])
+    with pytest.raises(ValueError, match="time_limit"):
+        ddz.solve(position, time_limit=-1)
+    with pytest.raises(ValueError, match="node_limit"):
+        ddz.solve(position, node_limit=0)
+    with pytest.raises(ValueError, match="memory_mb"):
+        ddz.solve(position, memory_mb=0)
+    with pytest.raises(ValueError, match="threads"):
+        ddz.solve(position, threads=0)
+    with pytest.raises(ValueError, match="rules"):
+        ddz.Solver(ddz.CLASSIC).solve(position)
+    over = endgame(["3", "5"])
+    over.step("3")
+    with pytest.raises(ValueError, match="play phase"):
+        ddz.solve(over)

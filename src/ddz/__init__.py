@@ -26,7 +26,7 @@ from ddz.moves import (
 from ddz.position import Position
 from ddz.rules import CLASSIC, DOUZERO, ENDGAME, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
 from ddz.simulation import SimulationResult, VectorGame, simulate
-from ddz.solver import MoveValue, SolveResult, Solver, analyse, solve
+from ddz.solver import MoveValue, Solver, SolveResult, analyse, solve
 
 __version__ = "0.1.0"
 
@@ -51,8 +51,8 @@ __all__ = [
     "IllegalMoveError",
     "LegalMoves",
     "Move",
-    "MoveValue",
     "MoveType",
+    "MoveValue",
     "Observation",
     "Position",
     "Rules",

@@ -7,13 +7,12 @@ the game (a move that ends the game first, then moves no opponent can answer), n
 limits, lazy-SMP threads. docs/solver.md has the details and the measured speed.
 
 >>> import ddz
->>> rules = ddz.CLASSIC.replace(hand_size=3, kitty_size=0, bidding=ddz.Bidding.RANDOM)
->>> game = ddz.Game(rules=rules, deal=(["33K", "4XD", "569"], ""), first_player=0)
+>>> game = ddz.Game.from_position(ddz.ENDGAME, ["3KK", "44A"], landlord=0, to_act=0)
 >>> result = ddz.solve(game)
 >>> result.value, str(result.move), [str(move) for move in result.line]
-(1, 'K', ['K', 'XD', 'pass', '4'])
+(1, 'KK', ['KK', 'pass', '3'])
 >>> [(str(m.move), m.value) for m in ddz.analyse(game)]
-[('3', -1), ('K', 1), ('33', -1)]
+[('3', -1), ('K', -1), ('KK', 1)]
 """
 
 from __future__ import annotations
@@ -30,6 +29,9 @@ from ddz.rules import Rules
 __all__ = ["MoveValue", "SolveResult", "Solver", "analyse", "solve"]
 
 _LINE_LIMIT = 400  # plies: more than any game has (every ply but passes plays a card)
+
+# what the core reads from a game state (see _core.solver.state_position)
+_Fields = tuple[tuple[int, ...], int, int, int, int, int, int, int, int, int, bool]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -165,13 +167,15 @@ class Solver:
             final = None
             if score and value is not None:
                 final = (1 if value > 0 else -1) * child_base << (abs(value) - 1)
-            result.append(MoveValue(move, None if value is None else (1 if value > 0 else -1), final))
+            result.append(
+                MoveValue(move, None if value is None else (1 if value > 0 else -1), final)
+            )
         del base
         return result
 
     # --- inside ----------------------------------------------------------------------------
 
-    def _position(self, game: Game) -> tuple[tuple[object, ...], int]:
+    def _position(self, game: Game) -> tuple[_Fields, int]:
         if not isinstance(game, Game):
             raise TypeError(f"solve takes a ddz.Game, not {type(game).__name__}")
         if game.rules != self.rules:
@@ -182,40 +186,48 @@ class Solver:
         return fields, game.multiplier
 
     def _search(
-        self, fields: tuple[object, ...], score: bool, time_limit: float, node_limit: int
+        self, fields: _Fields, score: bool, time_limit: float, node_limit: int
     ) -> tuple[int | None, int | None, int]:
         hands, table, table_player, current, landlord, direction, let, lplays, fplays = fields[:9]
-        kwargs = dict(
-            direction=direction,
-            let=let,
-            landlord_plays=lplays,
-            farmer_plays=fplays,
-            score_mode=score,
-            time_limit=time_limit,
-            node_limit=node_limit,
-        )
         core = self._core
-        if core.threads == 1:
-            value, code, nodes, _ = core.solve(hands, table, table_player, current, landlord, **kwargs)
-            return value, code, nodes
-        results: list[tuple[int | None, int | None, int, bool]] = [(None, None, 0, False)] * core.threads
 
-        def run(thread: int) -> None:
-            results[thread] = core.solve(
-                hands, table, table_player, current, landlord, thread=thread, **kwargs
+        def run(thread: int) -> tuple[int | None, int | None, int, bool]:
+            return core.solve(
+                hands,
+                table,
+                table_player,
+                current,
+                landlord,
+                direction=direction,
+                let=let,
+                landlord_plays=lplays,
+                farmer_plays=fplays,
+                score_mode=score,
+                time_limit=time_limit,
+                node_limit=node_limit,
+                thread=thread,
             )
 
+        if core.threads == 1:
+            value, code, nodes, _ = run(0)
+            return value, code, nodes
+        results: list[tuple[int | None, int | None, int, bool]] = [(None, None, 0, False)]
+        results *= core.threads
+
+        def helper(thread: int) -> None:
+            results[thread] = run(thread)
+
         core.reset_stop()
-        helpers = [threading.Thread(target=run, args=(i,)) for i in range(1, core.threads)]
-        for helper in helpers:
-            helper.start()
+        helpers = [threading.Thread(target=helper, args=(i,)) for i in range(1, core.threads)]
+        for thread in helpers:
+            thread.start()
         try:
-            run(0)
+            results[0] = run(0)
         finally:
             core.request_stop()
-            for helper in helpers:
-                helper.join()
-        nodes = sum(r[2] for r in results)
+            for thread in helpers:
+                thread.join()
+        nodes = sum(result[2] for result in results)
         for value, code, _, _ in results:
             if value is not None:
                 return value, code, nodes

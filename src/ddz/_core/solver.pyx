@@ -12,8 +12,8 @@ farmer's turn: then the value is not negated), in C without the GIL:
 * a bounded transposition table (``memory_mb``) of 64-byte buckets of four 16-byte entries,
   written locklessly (an entry stores ``key ^ data``, so a torn write from another thread
   reads as a miss), keeps proven values and the best move's index;
-* moves are ordered: the table's move, then moves no opposing seat can answer (they keep the
-  lead), then by a history table (moves that refuted before), then by cards played;
+* moves are ordered: the table's move first, then the moves that shed the most cards, the
+  pass last;
 * node and time limits stop the search with an "unknown" result; threads search the same root
   on one shared table with different orderings (lazy SMP) and the first to finish answers.
 
@@ -38,7 +38,6 @@ cdef enum:
     ABORT = 1000            # a search result: a limit stopped it
     INFINITE = 500          # beyond every value
     STACK_SIZE = 1 << 18    # move codes a searcher's move stack holds, every ply together
-    HISTORY_SIZE = 4096
     BUCKET = 4              # entries a bucket
     NO_MOVE = 0xFFFF
     LOWER = 1               # bound kinds of a table entry
@@ -60,11 +59,16 @@ ctypedef struct Pos:
 ctypedef struct Entry:
     uint64_t lock           # key ^ data
     uint64_t data           # bits 0-15 best move index, 16-17 bound, 24-31 value + 128,
-                            # 32-39 effort (bit length of the nodes searched below)
+                            # 32-39 effort (bit length of the nodes searched below),
+                            # 40-55 the table's age when stored
 
 ctypedef struct Table:
     Entry* entries
     uint64_t bucket_mask    # buckets - 1 (a power of two)
+    uint64_t active_mask    # the buckets in use: the table grows with the search, so that a
+                            # small search touches (and page-faults in) little memory
+    uint64_t stores         # stores since the last growth
+    uint64_t age            # bumped by clear(): entries of another age are free slots
 
 ctypedef struct Searcher:
     RuleSet rs
@@ -73,7 +77,6 @@ ctypedef struct Searcher:
     int* scores
     int* order              # the search order: indices into the node's moves
     Py_ssize_t top
-    int history[3][HISTORY_SIZE]
     uint64_t nodes
     uint64_t node_limit     # 0: none
     double deadline         # monotonic seconds; 0: none
@@ -185,59 +188,21 @@ cdef inline int terminal_value(const Searcher* S, const Pos* p, uint64_t move) n
 
 # ---------------------------------------------------------------------------------------
 # Move ordering
+#
+# Measured on random two-seat positions (docs/solver.md): the table's move first, then the
+# moves that shed the most cards (long chains, airplanes, trios with kickers: they empty a
+# hand soonest), generation order among equals (low ranks first), the pass last. A history
+# heuristic and a bonus for moves no opponent can answer both made the trees bigger.
 
-cdef inline bint may_answer(const Hand* other, uint64_t move, const RuleSet* rs) noexcept nogil:
-    """Can a hand answer move (for ordering only: close to exact, never consulted for a
-    value)?"""
-    cdef int kind = code_kind(move)
-    cdef Sink sink
-    if move == 0 or kind == SKIP or kind == REVERSE:
-        return True
-    if kind == ROCKET:
-        return False
-    if holds(other.has[1], SMALL_JOKER) and holds(other.has[1], BIG_JOKER):
-        return True
-    if kind == BOMB:
-        return (other.has[4] & ranks_above(code_rank(move))) != 0
-    if other.has[4]:
-        return True
-    sink.out = NULL
-    sink.cap = 0
-    sink.n = 0
-    gen_kind(&sink, other, rs, kind, code_rank(move), code_length(move))
-    return sink.n > 0
-
-
-cdef inline int history_slot(uint64_t code) noexcept nogil:
-    return <int>((code * 0x9E3779B97F4A7C15ULL) >> 52)
-
-
-cdef void order_moves(Searcher* S, const Pos* p, uint64_t* moves, int* scores, Py_ssize_t n,
-                      int tt_index) noexcept nogil:
-    """A score per move, higher first (selection happens lazily in the search)."""
-    cdef Hand others[3]
-    cdef int seat, i, score, kind, nothers = 0
-    cdef uint64_t move
-    cdef bint answerable
-    for seat in range(p.players):
-        if side_of(p, seat) != side_of(p, p.current) and p.hands[seat]:
-            load_hand(&others[nothers], p.hands[seat])
-            nothers += 1
+cdef void order_moves(Searcher* S, const Pos* p, const uint64_t* moves, int* scores,
+                      Py_ssize_t n, int tt_index) noexcept nogil:
+    """A score per move, higher first (the search selects lazily)."""
+    cdef Py_ssize_t i
+    cdef int score
     for i in range(n):
-        move = moves[i]
-        kind = code_kind(move)
-        score = S.history[p.current][history_slot(move)]
-        if move != 0:
-            score += 8 * card_total(code_cards(move))
-            answerable = False
-            for seat in range(nothers):
-                if may_answer(&others[seat], move, &S.rs):
-                    answerable = True
-                    break
-            if not answerable:
-                score += 1 << 20 if kind != BOMB and kind != ROCKET else 1 << 19
+        score = 8 * card_total(code_cards(moves[i]))
         if S.noise:
-            score += <int>(mix64(move + <uint64_t>S.noise) & 255)
+            score += <int>(mix64(moves[i] + <uint64_t>S.noise) & 7)
         if i == tt_index:
             score = 1 << 30
         scores[i] = score
@@ -247,12 +212,12 @@ cdef void order_moves(Searcher* S, const Pos* p, uint64_t* moves, int* scores, P
 # The transposition table
 
 cdef inline int probe(const Table* tt, uint64_t key, uint64_t* data) noexcept nogil:
-    cdef Entry* bucket = tt.entries + BUCKET * (key & tt.bucket_mask)
+    cdef Entry* bucket = tt.entries + BUCKET * (key & tt.active_mask)
     cdef int i
     cdef uint64_t d
     for i in range(BUCKET):
         d = bucket[i].data
-        if (bucket[i].lock ^ d) == key and d != 0:
+        if (bucket[i].lock ^ d) == key and d != 0 and ((d >> 40) & 0xFFFF) == tt.age:
             data[0] = d
             return 1
     return 0
@@ -260,16 +225,22 @@ cdef inline int probe(const Table* tt, uint64_t key, uint64_t* data) noexcept no
 
 cdef inline void store(Table* tt, uint64_t key, int value, int bound, int index,
                        uint64_t effort_nodes) noexcept nogil:
-    cdef Entry* bucket = tt.entries + BUCKET * (key & tt.bucket_mask)
+    cdef Entry* bucket
+    tt.stores += 1
+    if tt.stores > 2 * BUCKET * (tt.active_mask + 1) and tt.active_mask < tt.bucket_mask:
+        tt.active_mask = 2 * tt.active_mask + 1      # entries stored before still count:
+        tt.stores = 0                                # half of them stay where probes look
+    bucket = tt.entries + BUCKET * (key & tt.active_mask)
     cdef int i, victim = 0, effort = 0, lowest = 1 << 30, e
     cdef uint64_t d
     while effort_nodes:
         effort += 1
         effort_nodes >>= 1
     d = (<uint64_t>(index & 0xFFFF) | (<uint64_t>bound << 16) | (<uint64_t>(value + 128) << 24)
-         | (<uint64_t>effort << 32))
+         | (<uint64_t>effort << 32) | (tt.age << 40))
     for i in range(BUCKET):
-        if (bucket[i].lock ^ bucket[i].data) == key or bucket[i].data == 0:
+        if (bucket[i].lock ^ bucket[i].data) == key or bucket[i].data == 0 \
+                or ((bucket[i].data >> 40) & 0xFFFF) != tt.age:
             victim = i
             break
         e = <int>((bucket[i].data >> 32) & 255)
@@ -399,7 +370,6 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta) noexcept nogil:
         if best > alpha:
             alpha = best
         if alpha >= beta:
-            S.history[p.current][history_slot(move)] += 1 + card_total(p.hands[p.current])
             break
     S.top = base
     if best < 0 and most >= 0 and not S.score_mode:
@@ -456,6 +426,8 @@ cdef class SolverCore:
         if self.tt.entries == NULL:
             raise MemoryError()
         self.tt.bucket_mask = buckets - 1
+        self.tt.active_mask = min(buckets, 1 << 12) - 1
+        self.tt.stores = 0
         self.table_bytes = buckets * BUCKET * sizeof(Entry)
         self.searchers = <Searcher**>calloc(threads, sizeof(Searcher*))
         if self.searchers == NULL:
@@ -485,8 +457,14 @@ cdef class SolverCore:
         free(self.stop_flag)
 
     def clear(self):
-        """Forget every stored value (the table's memory stays)."""
-        memset(self.tt.entries, 0, (self.tt.bucket_mask + 1) * BUCKET * sizeof(Entry))
+        """Forget every stored value (the table's memory stays): a new age, so that old
+        entries no longer match and are the first to be overwritten; a real wipe every
+        65,536 clears, when the age comes round."""
+        self.tt.age = (self.tt.age + 1) & 0xFFFF
+        self.tt.active_mask = min(self.tt.bucket_mask + 1, 1 << 12) - 1
+        self.tt.stores = 0
+        if self.tt.age == 0:
+            memset(self.tt.entries, 0, (self.tt.bucket_mask + 1) * BUCKET * sizeof(Entry))
 
     def solve(self, hands, uint64_t table, int table_player, int current, int landlord, *,
               int direction=1, int let=0, int landlord_plays=2, int farmer_plays=1,
@@ -524,7 +502,7 @@ cdef class SolverCore:
         if self.nthreads == 1:
             self.stop_flag[0] = 0
         with nogil:
-            value = search(S, &pos, -INFINITE, INFINITE)
+            value = search(S, &pos, -INFINITE if score_mode else -1, INFINITE if score_mode else 1)
         if value == ABORT:
             return None, None, S.nodes, bool(S.overflow)
         if thread == 0 or not S.aborted:
