@@ -51,7 +51,7 @@ def test_the_deals_are_whole_decks() -> None:
         (((HANDS[0], HANDS[1], HANDS[2][:-1]), KITTY), 0, "hand 2 has 16 cards, not 17"),
         ((HANDS, KITTY[:2]), 0, "the kitty has 2 cards, not 3"),
         (((HANDS[0], HANDS[1], HANDS[2][:-1] + "3"), KITTY), 0, "a card twice"),
-        ((HANDS, KITTY), 3, "first_player must be a seat 0..2"),
+        ((HANDS, KITTY), 3, "first_player must lie in 0 .. 2"),
     ],
 )
 def test_a_fixed_deal_is_checked(deal: tuple, first_player: int, message: str) -> None:

@@ -36,9 +36,9 @@ def test_c_greedy_acts_as_the_python_greedy_agent(rules: ddz.Rules) -> None:
             assert c_greedy(game) == expected, (deal, len(game.history), str(game.hands))
             decisions += 1
             if game.current_player in greedy_seats:
-                game.push(expected)
+                game.push_code(expected)
             else:
-                game.push(chooser.choice(game.legal_actions()).code)
+                game.push_code(chooser.choice(game.legal_actions()).code)
         assert c_greedy(game) == 0
     assert decisions > 300 * 20
 

@@ -27,6 +27,7 @@ from ddz.position import Position
 from ddz.rules import CLASSIC, DOUZERO, ENDGAME, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
 from ddz.simulation import SimulationResult, VectorGame, simulate
 from ddz.solver import MoveValue, Solver, SolveResult, analyse, solve
+from ddz.worlds import Worlds, sample_worlds
 
 __version__ = "0.1.0"
 
@@ -60,11 +61,13 @@ __all__ = [
     "SolveResult",
     "Solver",
     "VectorGame",
+    "Worlds",
     "analyse",
     "beats",
     "classify",
     "is_legal",
     "legal_moves",
+    "sample_worlds",
     "simulate",
     "solve",
     "why_illegal",

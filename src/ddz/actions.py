@@ -70,7 +70,10 @@ class ActionSpace:
         self.num_moves = len(moves)
         self._order = np.argsort(self.codes, kind="stable")
         self._sorted = self.codes[self._order]
-        self._scratch = np.empty(1024, dtype=np.uint64)
+        # An action space is shared (action_space() caches one per rules) by every game and
+        # thread: it holds only arrays nobody writes after this point.
+        for array in (self.codes, self._order, self._sorted):
+            array.flags.writeable = False
 
     @property
     def size(self) -> int:
@@ -122,11 +125,12 @@ class ActionSpace:
             raise ValueError("the game plays other rules than this action space")
         core = game._core
         if core.phase == "play":
-            out = self._scratch
-            count = _core.moves_into(core.hands[core.current], core.table, self.rules, out)
+            hand, table = core.hands[core.current], core.table
+            out = np.empty(1024, dtype=np.uint64)  # this call's own: threads share the space
+            count = _core.moves_into(hand, table, self.rules, out)
             if count > len(out):
-                out = self._scratch = np.empty(count, dtype=np.uint64)
-                count = _core.moves_into(core.hands[core.current], core.table, self.rules, out)
+                out = np.empty(count, dtype=np.uint64)
+                count = _core.moves_into(hand, table, self.rules, out)
             codes: npt.ArrayLike = out[:count]
         else:
             codes = core.bidding_codes()
@@ -150,7 +154,9 @@ def _all_move_codes(rules: Rules) -> npt.NDArray[np.uint64]:
     codes = out[:count]
     codes = codes[_card_counts(codes) <= np.uint64(rules.hand_size + rules.kitty_size)]
     kinds = codes >> np.uint64(_TYPE_SHIFT) & np.uint64(31)
-    return codes[np.lexsort((codes, kinds))]
+    ordered = codes[np.lexsort((codes, kinds))]
+    ordered.flags.writeable = False  # cached and shared: nobody may write it
+    return ordered
 
 
 @functools.lru_cache(maxsize=32)

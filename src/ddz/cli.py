@@ -13,6 +13,8 @@
     play a game in the terminal against agents.
 ``uno simulate ...``, ``uno play ...``
     UNO with the Lombardy house rules (``ddz.uno.cli``).
+``serve [--port 8000] [--host 127.0.0.1]``
+    a local web page to play any game against agents and to replay records (``ddz.web``).
 """
 
 from __future__ import annotations
@@ -418,7 +420,18 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.set_defaults(run=_simulate)
     play_.set_defaults(run=_play)
     uno.set_defaults(run=_uno)
+    serve = commands.add_parser("serve", help="play and replay games in a browser (local page)")
+    serve.add_argument("--port", type=int, default=8000, help="default 8000; 0: any free port")
+    serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine)")
+    serve.add_argument("--verbose", action="store_true", help="log every request on stderr")
+    serve.set_defaults(run=_serve)
     return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from ddz.web.server import serve  # the web server loads only when asked for
+
+    return serve(args.host, args.port, quiet=not args.verbose)
 
 
 def _uno(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ offending input at most ``MAX_ECHO`` characters long (see :func:`shorten`).
 
 from __future__ import annotations
 
-__all__ = ["MAX_ECHO", "IllegalMoveError", "RecordError", "shorten"]
+__all__ = ["MAX_ECHO", "IllegalMoveError", "RecordError", "check_integer", "shorten"]
 
 MAX_ECHO = 80
 """The most characters of a caller's input an error message quotes."""
@@ -54,3 +54,26 @@ class RecordError(ValueError):
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
         self.ply = ply
         self.field = field
+
+
+def check_integer(value: object, name: str, low: int, high: int) -> int:
+    """``value`` as an ``int`` if it is an integer (numpy's too, never a bool) in
+    ``low .. high``; else ``TypeError`` (not an integer) or ``ValueError`` (out of range),
+    naming ``name``. Every count, size, seat and seed at the boundary goes through here.
+
+    >>> import numpy as np
+    >>> check_integer(np.int64(3), "threads", 1, 256)
+    3
+    >>> check_integer(2**61, "n", 1, 2**24)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must lie in 1 .. 16777216, not 2305843009213693952
+    """
+    if isinstance(value, bool) or type(value).__name__ == "bool_" or not hasattr(
+        value, "__index__"
+    ):
+        raise TypeError(f"{name} must be an integer, not {shorten(value)}")
+    number = value.__index__()
+    if not low <= number <= high:
+        raise ValueError(f"{name} must lie in {low} .. {high}, not {shorten(number)}")
+    return int(number)

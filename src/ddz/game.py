@@ -25,19 +25,23 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import random
 from collections.abc import Sequence
-from typing import TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
 from ddz._core import game as _core
 from ddz.cards import Cards, CardsLike
-from ddz.errors import IllegalMoveError
+from ddz.errors import IllegalMoveError, check_integer, shorten
 from ddz.moves import PASS, Move, why_illegal
 from ddz.position import Position
 from ddz.rules import CLASSIC, PRESETS, Bidding, Rules
+
+if TYPE_CHECKING:
+    from ddz.actions import ActionSpace
 
 __all__ = [
     "OBSERVATION_LAYOUT",
@@ -81,8 +85,15 @@ class Bid:
 
     @classmethod
     def from_code(cls, code: int) -> Bid:
-        kind = _BID_KINDS[(code >> _TYPE_SHIFT) & 31]
-        return cls(kind, (code >> _RANK_SHIFT) & 15 if kind == "bid" else 0)
+        """The bidding action of a core action code; ValueError if it is none."""
+        kind = _BID_KINDS.get((code >> _TYPE_SHIFT) & 31)
+        value = (code >> _RANK_SHIFT) & 15 if kind == "bid" else 0
+        if kind is None or (kind == "bid" and not 1 <= value <= 3):
+            raise ValueError(f"code {code:#x} is no bidding action")
+        bid = cls(kind, value)
+        if bid.code != code:
+            raise ValueError(f"code {code:#x} is no bidding action")
+        return bid
 
     @property
     def code(self) -> int:
@@ -223,8 +234,14 @@ class Game:
     ``Game(rules, seed=...)`` deals from a seeded generator that gives the same game on every
     machine; ``deal=(hands, kitty)`` fixes the cards instead, and ``first_player`` who bids
     first (or, with random-landlord rules, who is landlord). Actions are ``Move`` objects,
-    ``Bid`` objects or their text. :meth:`step` checks an action and raises
-    :class:`ddz.IllegalMoveError` (leaving the game as it was); :meth:`push` does not check.
+    ``Bid`` objects, their text, or action indices (``int``: ``ddz.ActionSpace`` numbering);
+    raw core codes go through :meth:`step_code` and :meth:`push_code`. :meth:`step` checks an
+    action and raises :class:`ddz.IllegalMoveError` (leaving the game as it was); :meth:`push`
+    does not check the rules, yet refuses what would break the state (``docs/safety.md``).
+
+    A game may be shared by threads: each call is one atomic step of the core (serialised),
+    so no interleaving corrupts it. ``copy.copy``, ``copy.deepcopy`` and ``pickle`` give
+    independent games in an equal state, history and undo included.
 
     :meth:`from_position` starts a game at any play-phase position instead
     (``docs/positions.md``).
@@ -242,8 +259,7 @@ class Game:
     ) -> None:
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
-        if not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-            raise ValueError(f"a seed is an integer in 0 .. 2**64 - 1, not {seed!r}")
+        seed = check_integer(seed, "seed", 0, (1 << 64) - 1)
         self.rules = rules
         self.seed = seed
         dealt_hands, dealt_kitty, state = _core.shuffled_deal(rules, seed)
@@ -254,8 +270,8 @@ class Game:
             hands, kitty = _check_deal(deal, rules)
         if first_player is None:
             first_player, _ = _core.seeded_below(state, rules.players)
-        elif first_player not in range(rules.players):
-            raise ValueError(f"first_player must be a seat 0..{rules.players - 1}")
+        else:
+            first_player = check_integer(first_player, "first_player", 0, rules.players - 1)
         self._core = _core.GameCore(
             rules, [h.mask for h in hands], kitty.mask, first_player, first_player
         )
@@ -317,7 +333,7 @@ class Game:
         game.seed = 0
         game._position = position
         game._deal = (position.hands, position.kitty, position.landlord)
-        game._core = _core.GameCore(position.rules, [0, 0, 0], 0, 0, 0)
+        game._core = _core.GameCore(position.rules, [0] * position.rules.players, 0, 0, 0)
         game._core.set_position(
             [hand.mask for hand in position.hands],
             [cards.mask for cards in position.played],
@@ -511,7 +527,9 @@ class Game:
                 return Bid("pass") if self.phase == "bidding" else PASS
             return action
         if not isinstance(action, str):
-            raise IllegalMoveError(f"an action is a Move, a Bid or text, not {action!r}")
+            raise IllegalMoveError(
+                f"an action is a Move, a Bid, text or an action index, not {shorten(action)}"
+            )
         if action.strip().lower() == "pass":
             return Bid("pass") if self.phase == "bidding" else PASS
         first_word = action.split()[0].lower() if action.split() else ""
@@ -522,49 +540,55 @@ class Game:
         except ValueError as error:
             raise IllegalMoveError(str(error)) from None
 
-    def why_illegal(self, action: Action | str) -> str | None:
-        """None if the action is legal now, else why not (unreadable text included)."""
+    def why_illegal(self, action: Action | str | int) -> str | None:
+        """None if the action is legal now, else why not (unreadable text included). An
+        ``int`` is an action index, as in :meth:`step`."""
         try:
-            parsed = self.parse_action(action)
+            code, parsed = self._code_of(action)
         except IllegalMoveError as error:
             return str(error)
-        reason = self._core.check(parsed.code)
-        if reason == 0:
-            return None
-        if reason == 1:
-            return "the game is over"
-        if reason == 2:
-            if self.phase == "bidding":
-                return f"{parsed} is a move, but the game is in bidding (bid, call, grab or pass)"
-            return f"{parsed} is a bidding action, but bidding is over"
-        if reason == 3:
-            legal = ", ".join(str(a) for a in self.legal_actions())
-            return f"{parsed} is not a bidding action seat {self.current_player} has: {legal}"
-        seat = self._core.current
-        assert isinstance(parsed, Move)  # in play, every action is a move
-        return (
-            why_illegal(
-                Cards.from_mask(self._core.hands[seat]), parsed, self.table, rules=self.rules
-            )
-            or f"{parsed} is not legal"
-        )
+        reason = self._core.check(code)
+        return None if reason == 0 else self._reason(code, parsed, reason)
 
-    def step(self, action: Action | str) -> ActionRecord:
+    def step(self, action: Action | str | int) -> ActionRecord:
         """Take an action, checked: IllegalMoveError (with the reason) leaves the game as it
-        was. Returns the record appended to the history."""
-        parsed = self.parse_action(action)
-        core = self._core
-        if core.check(parsed.code) != 0:
-            raise IllegalMoveError(self.why_illegal(parsed) or "illegal")
-        record = ActionRecord(core.ply, core.current, core.phase, parsed)
-        core.push(parsed.code)
-        return record
+        was. Returns the record appended to the history.
 
-    def push(self, action: Action | int) -> None:
-        """Take an action without checking it: the fast path for search and simulation, for
-        actions from :meth:`legal_actions` (or their codes). An action that is not legal
-        here leaves the game in a state no rule allows; use :meth:`step` to check."""
-        self._core.push(action if action.__class__ is int else action.code)  # type: ignore[union-attr]
+        ``action`` is a ``Move``, a ``Bid``, their text, or an ``int`` (or numpy integer):
+        an action *index* of ``ddz.ActionSpace(self.rules)``, what masks and environments
+        hand out. Raw core move codes go through :meth:`step_code`. The check and the
+        change are one call into the core, so threads sharing a game cannot interleave them.
+        """
+        code, parsed = self._code_of(action)
+        return self._step(code, parsed)
+
+    def step_code(self, code: int) -> ActionRecord:
+        """:meth:`step` for a raw core action code (``Move.code``, ``Bid.code``;
+        ``docs/layout.md``): checked the same way."""
+        return self._step(_raw_code(code), None)
+
+    def push(self, action: Action | str | int) -> None:
+        """Take an action without checking the rules: the fast path for search and
+        simulation, for actions from :meth:`legal_actions` (or their indices: an ``int`` is
+        an action index, as in :meth:`step`). An action that is not legal here leaves the
+        game in a state no rule allows; use :meth:`step` to check.
+
+        Unchecked skips the rules of turn (beating the table, the leader's pass, the bidding
+        order), never the shape of an action: any action once the game is over, a move in
+        bidding or a bid in play, text that is no move under the rules, or cards the player
+        does not hold raise :class:`ddz.IllegalMoveError` and change nothing
+        (``docs/safety.md``)."""
+        cls = action.__class__
+        code = action.code if cls is Move or cls is Bid else self._code_of(action)[0]  # type: ignore[union-attr]
+        if self._core.push(code):
+            self._refuse_push(code)
+
+    def push_code(self, code: int) -> None:
+        """:meth:`push` for a raw core action code: unchecked in the same way, and refused
+        in the same way when it would take the state outside what the core can hold."""
+        code = _raw_code(code)
+        if self._core.push(code):
+            self._refuse_push(code)
 
     def undo(self) -> ActionRecord:
         """Take back the last action, restoring the state exactly; returns its record.
@@ -578,7 +602,8 @@ class Game:
         )
 
     def copy(self) -> Game:
-        """An independent copy, history and undo included."""
+        """An independent copy, history and undo included (``copy.copy``, ``copy.deepcopy``
+        and ``pickle`` give the same)."""
         other = object.__new__(Game)
         other.rules = self.rules
         other.seed = self.seed
@@ -586,6 +611,92 @@ class Game:
         other._position = self._position
         other._core = self._core.copy()
         return other
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self.copy()  # everything but the core state is immutable
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_space", None)  # a cache, rebuilt on use
+        return state
+
+    # --- the meaning of an action --------------------------------------------------------
+
+    _space: ActionSpace | None = None
+
+    def _code_of(self, action: Action | str | int) -> tuple[int, Action | None]:
+        """(core code, action object or None) of what step/push/why_illegal accept."""
+        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+            space = self._space
+            if space is None:
+                from ddz.actions import action_space  # actions imports this module
+
+                space = self._space = action_space(self.rules)
+            index = operator.index(action)
+            if not 0 <= index < space.size:
+                raise IllegalMoveError(
+                    f"action index {shorten(index)} is outside 0..{space.size - 1} "
+                    "(ddz.ActionSpace of these rules); raw move codes go through "
+                    "step_code/push_code"
+                )
+            return space.codes.item(index), None
+        parsed = self.parse_action(action)  # type: ignore[arg-type]  # a bool: refused there
+        return parsed.code, parsed
+
+    def _step(self, code: int, parsed: Action | None) -> ActionRecord:
+        reason, ply, player, phase = self._core.step(code)
+        if reason:
+            raise IllegalMoveError(self._reason(code, parsed, reason))
+        if parsed is None or parsed.code == 0:
+            parsed = self._action_of(code, phase)
+        return ActionRecord(ply, player, phase, parsed)
+
+    def _reason(self, code: int, parsed: Action | None, reason: int) -> str:
+        """The text of the core's reason for refusing code."""
+        if reason == 1:
+            return "the game is over"
+        if parsed is None:
+            try:
+                parsed = self._action_of(code, self.phase if reason != 2 else "play")
+            except ValueError:
+                if reason == 2 and self.phase == "bidding":
+                    return f"code {code:#x} is no bidding action, and the game is in bidding"
+                return f"code {code:#x} is no action of this game"
+        if reason == 2:
+            if self.phase == "bidding":
+                return f"{parsed} is a move, but the game is in bidding (bid, call, grab or pass)"
+            return f"{parsed} is a bidding action, but bidding is over"
+        if reason == 3:
+            legal = ", ".join(str(a) for a in self.legal_actions())
+            return f"{parsed} is not a bidding action seat {self.current_player} has: {legal}"
+        if not isinstance(parsed, Move):
+            return f"{parsed} is not legal here"
+        seat = self._core.current
+        if seat < 0:
+            return "the game is over"
+        return (
+            why_illegal(
+                Cards.from_mask(self._core.hands[seat]), parsed, self.table, rules=self.rules
+            )
+            or f"{parsed} is not legal"
+        )
+
+    def _refuse_push(self, code: int) -> None:
+        """Raise for an action push refused (it would leave the state's invariants)."""
+        if self.is_over:
+            raise IllegalMoveError("the game is over: nothing can be pushed")
+        if self.phase == "bidding":
+            raise IllegalMoveError(
+                f"code {code:#x} is no bidding action (pass, bid 1..3, call, grab), and the "
+                "game is in bidding: push checks no rules, but only these can be applied here"
+            )
+        raise IllegalMoveError(
+            f"code {code:#x} is no move under these rules of cards seat {self.current_player} "
+            "holds: push skips the rules of turn, never the shape of a move"
+        )
 
     def redeal(self) -> Game:
         """The next game after a void deal (or any game): same rules, the next seed, and the
@@ -605,8 +716,7 @@ class Game:
 
         ``history=False`` leaves the history out (an empty tuple): building it costs time in
         proportion to the game's length, and ``encode()`` does not use it."""
-        if player not in range(self.rules.players):
-            raise ValueError(f"player must be a seat 0..{self.rules.players - 1}")
+        player = check_integer(player, "player", 0, self.rules.players - 1)
         records = tuple(self.history) if history else ()
         played = [Cards.from_mask(cards) for cards in self._core.played]
         hands = self.hands
@@ -628,6 +738,15 @@ class Game:
             grabs=self.grabs,
             legal_actions=(tuple(self.legal_actions()) if player == self._core.current else ()),
         )
+
+    @property
+    def key(self) -> int:
+        """The state key: a 64-bit integer, equal for equal states and, with near certainty,
+        different for different ones, kept up to date on every push and undo (Zobrist
+        hashing). It covers what decides the game from here on (hands, seat to act, table and
+        its maker, phase, landlord, ...) and leaves out the history, so transposed move orders
+        meet on one key (``docs/positions.md``, "The state key")."""
+        return int(self._core.key)
 
     def state_bytes(self) -> bytes:
         """The core state as bytes: two games with equal bytes are in the same state."""
@@ -774,6 +893,16 @@ class Game:
         if phase == "bidding":
             return Bid.from_code(code)
         return Move.from_code(code) if code else PASS
+
+
+def _raw_code(code: object) -> int:
+    """A raw action code as a Python int: any integer (numpy's too) in 0 .. 2**64 - 1."""
+    if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)):
+        raise IllegalMoveError(f"an action code is an integer, not {shorten(code)}")
+    value = operator.index(code)
+    if not 0 <= value < 1 << 64:
+        raise IllegalMoveError(f"an action code lies in 0 .. 2**64 - 1, not {shorten(value)}")
+    return value
 
 
 def _check_deal(

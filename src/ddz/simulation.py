@@ -27,18 +27,41 @@ import numpy.typing as npt
 
 from ddz._core import vector as _core
 from ddz.actions import ActionSpace, action_space
+from ddz.errors import check_integer
 from ddz.game import OBSERVATION_SIZE
 from ddz.rules import CLASSIC, Rules
 
-__all__ = ["ArrayResult", "CoreVector", "SimulationResult", "VectorGame", "game_seed", "simulate"]
+__all__ = [
+    "MAX_GAMES",
+    "MAX_THREADS",
+    "MAX_VECTOR_GAMES",
+    "ArrayResult",
+    "CoreVector",
+    "SimulationResult",
+    "VectorGame",
+    "game_seed",
+    "simulate",
+]
 
 _AGENT_IDS = {"random": 0, "greedy": 1}
 """The agents the core plays, by name: their ids in the C loop (vector.pyx's AGENT_*)."""
+
+MAX_THREADS = 256
+"""The most threads ``simulate`` takes (more is refused: a thread a game beyond the cores
+buys nothing, and each costs a stack)."""
+
+MAX_GAMES = 1 << 40
+"""The most games one ``simulate`` call plays (its result arrays take 34 bytes a game)."""
+
+MAX_VECTOR_GAMES = int(_core.MAX_GAMES)
+"""The most games a ``VectorGame`` holds (2**24)."""
 
 
 def game_seed(seed: int, index: int) -> int:
     """The deal seed of game ``index`` of a run seeded with ``seed``:
     ``ddz.Game(rules, seed=game_seed(seed, index))`` starts with that game's deal."""
+    seed = check_integer(seed, "seed", 0, (1 << 64) - 1)
+    index = check_integer(index, "index", 0, (1 << 64) - 1)
     return int(_core.game_seed(seed, index))
 
 
@@ -96,6 +119,10 @@ def simulate(
     to C). The random seats draw in turn from one seeded generator a game, so all-random runs
     give the results they always did. Other agents play through ``ddz.arena`` in Python.
 
+    ``n`` is at most ``MAX_GAMES`` (2**40) and ``threads`` at most ``MAX_THREADS`` (256;
+    more threads than games are not started); numpy integers are taken wherever an ``int``
+    is. Every value is checked before anything is allocated.
+
     >>> import ddz
     >>> result = ddz.simulate(2000, agents=("greedy", "random", "random"), seed=3)
     >>> int(result.payoffs.sum()), bool(result.payoffs[:, 0].mean() > 0)   # greedy gains
@@ -108,8 +135,11 @@ def simulate(
             f"({rules.players}); got {agents!r} (other agents play through ddz.arena)"
         )
     seats = np.array([_AGENT_IDS[name] for name in names], dtype=np.int8)
-    if n < 0 or threads < 1 or first_game < 0:
-        raise ValueError("need n >= 0 games, threads >= 1 and first_game >= 0")
+    n = check_integer(n, "n", 0, MAX_GAMES)
+    threads = check_integer(threads, "threads", 1, MAX_THREADS)
+    seed = check_integer(seed, "seed", 0, (1 << 64) - 1)
+    first_game = check_integer(first_game, "first_game", 0, int(_core.MAX_FIRST_GAME) - n)
+    threads = min(threads, max(n, 1))
     payoffs = np.zeros((n, 3), dtype=np.int64)
     winners = np.zeros(n, dtype=np.int8)
     landlords = np.zeros(n, dtype=np.int8)
@@ -159,6 +189,13 @@ class CoreVector:
         self._core.current_players(out)
         return out
 
+    @property
+    def keys(self) -> npt.NDArray[np.uint64]:
+        """Each game's 64-bit state key (``Game.key`` of the same state), one a game."""
+        out = np.zeros(self.n, dtype=np.uint64)
+        self._core.keys(out)
+        return out
+
     def deal_seed(self, game: int) -> int:
         """The seed of game ``game``'s current deal (the seed its single game starts from)."""
         return int(self._core.deal_seed(game))
@@ -175,11 +212,15 @@ class VectorGame(CoreVector):
       game always has a player to act; ``deal_seed(i)`` tells the new deal's seed.
     * Illegal actions are defined once: if any action is not legal in its game, ``step``
       raises ``ValueError`` naming the game, and no game changes.
+    * ``n`` lies in 1 .. 2**24 (``MAX_VECTOR_GAMES``). Calls from several threads on one
+      ``VectorGame`` are serialised by a lock it holds; ``copy``/``pickle`` round-trip it.
     * ``observations()``: an (n x ``OBSERVATION_SIZE``) int8 array, each game seen by its
       player to act (``Observation.encode()``'s layout).
     """
 
     def __init__(self, n: int, *, rules: Rules = CLASSIC, seed: int = 0) -> None:
+        n = check_integer(n, "n", 1, MAX_VECTOR_GAMES)
+        seed = check_integer(seed, "seed", 0, (1 << 64) - 1)
         self.rules = rules
         self.n = n
         self.space: ActionSpace = action_space(rules)
@@ -189,9 +230,6 @@ class VectorGame(CoreVector):
             rules, n, seed, codes, np.ascontiguousarray(codes[order]), order
         )
         self._observation_size = OBSERVATION_SIZE
-        self._mask = np.zeros((n, self.space.size), dtype=np.bool_)
-        self._rewards = np.zeros((n, 3), dtype=np.int64)
-        self._done = np.zeros(n, dtype=np.bool_)
 
     @property
     def num_actions(self) -> int:
@@ -199,13 +237,39 @@ class VectorGame(CoreVector):
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """Each game's legal actions, one row a game (a new array each call)."""
-        self._core.legal_action_mask(self._mask.view(np.uint8))
-        return self._mask.copy()
+        mask = np.zeros((self.n, self.space.size), dtype=np.bool_)
+        self._core.legal_action_mask(mask.view(np.uint8))
+        return mask
 
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-        """Apply one action index a game: ``(rewards, done)`` (see the class docstring)."""
-        chosen = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
-        if len(chosen) != self.n:
-            raise ValueError(f"step takes one action a game ({self.n}), not {len(chosen)}")
-        self._core.step(chosen, self._rewards, self._done.view(np.uint8))
-        return self._rewards[:, : self.rules.players].copy(), self._done.copy()
+        """Apply one action index a game: ``(rewards, done)`` (see the class docstring).
+        ``actions`` is a one-dimensional integer array of ``n`` entries (any numpy integer
+        type, or a list of ints); another type is a ``TypeError``, another shape a
+        ``ValueError``."""
+        chosen = np.asarray(actions)
+        if chosen.dtype == object or chosen.dtype.kind not in "iu":
+            raise TypeError(f"step takes integer action indices, not {chosen.dtype}")
+        if chosen.shape != (self.n,):
+            raise ValueError(f"step takes one action a game, shape ({self.n},), not {chosen.shape}")
+        rewards = np.zeros((self.n, 3), dtype=np.int64)
+        done = np.zeros(self.n, dtype=np.bool_)
+        self._core.step(chosen, rewards, done.view(np.uint8))
+        return rewards[:, : self.rules.players], done
+
+    def copy(self) -> VectorGame:
+        """An independent copy: every game's state, its deal counter and the sampler's
+        generator (``copy.copy``, ``copy.deepcopy`` and ``pickle`` give the same)."""
+        other = object.__new__(VectorGame)
+        other.__dict__.update(self.__dict__)
+        other._core = self._core.copy()
+        return other
+
+    def __copy__(self) -> VectorGame:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> VectorGame:
+        return self.copy()
+
+    def state_bytes(self) -> bytes:
+        """Every game's core state as bytes: equal bytes, equal games."""
+        return bytes(self._core.state_bytes())

@@ -351,7 +351,7 @@ def table(game: Game | Observation | TableView, *, seat: int | None = None) -> s
         text(
             TABLE_WIDTH - 16,
             26,
-            f"score {seen.score}",
+            seen.score if seen.score == "no bid yet" else f"score {seen.score}",
             size=14,
             fill="#ffe082",
             anchor="end",
@@ -411,10 +411,7 @@ def _seat_row(seen: TableView, player: int, top: int, played: ActionRecord | Non
         text(22, top + 78, f"{count} card{'s' if count != 1 else ''}", size=13, fill="#e0f2f1")
     )
     if acting:
-        parts.append(
-            f'<polygon points="{_n(122)},{top + 22} {_n(134)},{top + 30} {_n(122)},{top + 38}" '
-            'fill="#ffeb3b"/>'
-        )
+        parts.append(_to_act(top))
     cards = seen.hands[player]
     card_top = top + (_ROW - CARD_HEIGHT) / 2
     if cards is None:
@@ -429,6 +426,13 @@ def _seat_row(seen: TableView, player: int, top: int, played: ActionRecord | Non
         parts.append(_played(played, _PLAY_X, top))
     parts.append("</g>")
     return "".join(parts)
+
+
+def _to_act(top: float) -> str:
+    """The tag on the row of the seat to act (its outline says it too)."""
+    return text(
+        TABLE_WIDTH - 22, top + 24, "to act", size=12, fill="#ffeb3b", anchor="end", weight="bold"
+    )
 
 
 def _played(record: ActionRecord, x: float, top: int) -> str:

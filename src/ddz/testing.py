@@ -21,9 +21,9 @@ __all__ = ["check_env"]
 def check_env(rules: Rules = CLASSIC, *, games: int = 8, steps: int = 400, seed: int = 0) -> int:
     """Random play, single and batched, agree: a ``VectorGame`` of ``games`` games and as many
     ``ddz.Game`` objects take the same random legal actions for ``steps`` steps, and at every
-    step their legal-action masks, observations, players to act, rewards and game ends must
-    be equal. Raises AssertionError naming the first difference; returns the number of games
-    that ran to their end (each followed by its next deal)."""
+    step their legal-action masks, observations, players to act, state keys, rewards and game
+    ends must be equal. Raises AssertionError naming the first difference; returns the number
+    of games that ran to their end (each followed by its next deal)."""
     vector = VectorGame(games, rules=rules, seed=seed)
     space = action_space(rules)
     singles = [Game(rules, seed=vector.deal_seed(i)) for i in range(games)]
@@ -32,10 +32,12 @@ def check_env(rules: Rules = CLASSIC, *, games: int = 8, steps: int = 400, seed:
         masks = vector.legal_action_mask()
         observations = vector.observations()
         players = vector.current_players
+        keys = vector.keys
         for i, game in enumerate(singles):
             where = f"step {step}, game {i} (deal seed {vector.deal_seed(i)})"
             player = game.current_player
             assert player is not None and players[i] == player, f"{where}: player to act"
+            assert int(keys[i]) == game.key, f"{where}: state key"
             assert np.array_equal(masks[i], game.legal_action_mask()), f"{where}: legal actions"
             assert np.array_equal(observations[i], game.observation(player).encode()), (
                 f"{where}: observation"

@@ -6,13 +6,20 @@ A GameCore holds one GameState struct (every field a plain integer) and a stack 
 states, so undo restores the state bit for bit and copy is two memcpys. Actions are codes in
 the move-code space (layout.pxd): a move's code in the play phase; in the bidding phase 0 is
 the pass (decline), and three action types sit above the move types: BID (its rank field the
-bid, 1..3), CALL and GRAB. `push` applies an action without checking it (for search);
-`check` says why an action is not legal (0 when it is), without changing anything.
+bid, 1..3), CALL and GRAB. `check` says why an action is not legal (0 when it is), without
+changing anything; `step` checks and applies in one call; `push` applies without checking the
+rules (for search) but never leaves the state's invariants (state.pxd's push_fault), so no
+input can make it write outside the state (docs/safety.md).
+
+Every method runs as one C call that never releases the GIL (and, on free-threaded Python,
+inside a critical section on the object), so concurrent calls on one GameCore are serialised.
 """
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
+
+cimport cython
 
 from ddz._core.layout cimport *
 from ddz._core.ruleset cimport *
@@ -27,6 +34,7 @@ CALL_ = CALL
 GRAB_ = GRAB
 PHASES = ("bidding", "play", "over")
 
+
 def shuffled_deal(object rules, uint64_t seed):
     """(hands, kitty, rng state after) of the seeded deal of rules (see deal_cards)."""
     cdef GameConfig cfg = config_of(rules)
@@ -38,54 +46,102 @@ def shuffled_deal(object rules, uint64_t seed):
 
 
 def seeded_below(uint64_t state, unsigned n):
-    """(a uniform integer in [0, n), the state after) from the generator's state."""
-    cdef unsigned value = below(&state, n)
+    """(a uniform integer in [0, n), the state after) from the generator's state (n >= 1)."""
+    cdef unsigned value
+    if n == 0:
+        raise ValueError("a draw from [0, n) needs n >= 1")
+    value = below(&state, n)
     return value, state
 
 
 cdef class GameCore:
-    """One game's state and its undo stack (see the module docstring)."""
+    """One game's state and its undo stack (see the module docstring).
+
+    GameCore(rules, hands, kitty, first_bidder, landlord): hands one card integer a seat and
+    the kitty, together within the rules' deck (no card twice); the first bidder, or (random
+    landlord) the landlord, a seat. ValueError for anything else."""
 
     cdef GameState s
     cdef GameState* stack
     cdef uint64_t* actions
     cdef Py_ssize_t depth, capacity
     cdef GameConfig cfg
+    cdef bint ready               # __init__ ran: until then every state method refuses
     cdef readonly object rules
 
-    def __cinit__(self, object rules, hands, uint64_t kitty, int first_bidder, int landlord):
-        """A new game: rules (a ddz.Rules), the hands' card integers and the kitty; the first
-        bidder, or (random landlord) the landlord. The Python layer validates the deal."""
-        cdef uint64_t dealt[3]
-        cdef int seat
-        self.cfg = config_of(rules)
-        self.rules = rules
+    def __cinit__(self, *args, **kwargs):
+        # zeroed by the allocator: players 0, so nothing can be pushed until __init__ runs
         self.capacity = 128
         self.stack = <GameState*>malloc(self.capacity * sizeof(GameState))
         self.actions = <uint64_t*>malloc(self.capacity * sizeof(uint64_t))
         if self.stack == NULL or self.actions == NULL:
             raise MemoryError()
-        self.depth = 0
+
+    @cython.critical_section
+    def __init__(self, object rules, hands, uint64_t kitty, int first_bidder, int landlord):
+        cdef GameConfig cfg = config_of(rules)
+        cdef uint64_t dealt[3]
+        cdef uint64_t total = 0
+        cdef int seat
+        hands = tuple(hands)
+        if len(hands) != cfg.players:
+            raise ValueError(f"one hand a seat ({cfg.players}), not {len(hands)}")
         for seat in range(3):
-            dealt[seat] = hands[seat] if seat < self.cfg.players else 0
+            dealt[seat] = hands[seat] if seat < cfg.players else 0
+            if not is_subset(dealt[seat], cfg.deck - total):
+                raise ValueError("the hands and the kitty hold cards the deck does not have, "
+                                 "or a card twice")
+            total += dealt[seat]
+        if not is_subset(kitty, cfg.deck - total):
+            raise ValueError("the hands and the kitty hold cards the deck does not have, "
+                             "or a card twice")
+        if not (0 <= first_bidder < cfg.players and 0 <= landlord < cfg.players):
+            raise ValueError(f"the first bidder and the landlord are seats 0..{cfg.players - 1}")
+        self.cfg = cfg
+        self.rules = rules
+        self.depth = 0
         init_state(&self.s, &self.cfg, dealt, kitty,
                    landlord if self.cfg.bidding == RANDOM_LANDLORD else first_bidder)
+        self.ready = True
 
     def __dealloc__(self):
         free(self.stack)
         free(self.actions)
 
-    def copy(self):
-        """An independent copy, undo stack included."""
-        cdef GameCore other = GameCore.__new__(GameCore, self.rules, (0, 0, 0), 0, 0, 0)
+    cdef GameCore clone(self):
+        cdef GameCore other = GameCore.__new__(GameCore)
+        other.cfg = self.cfg
+        other.rules = self.rules
         other.s = self.s
-        if other.capacity < self.capacity:
+        if other.capacity < self.depth:
             grow(other, self.capacity)
         memcpy(other.stack, self.stack, self.depth * sizeof(GameState))
         memcpy(other.actions, self.actions, self.depth * sizeof(uint64_t))
         other.depth = self.depth
+        other.ready = self.ready
         return other
 
+    @cython.critical_section
+    def copy(self):
+        """An independent copy, undo stack included."""
+        return self.clone()
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    @cython.critical_section
+    def __reduce__(self):
+        if not self.ready:
+            raise ValueError("an uninitialised GameCore does not pickle")
+        return (restore_core, (self.rules, (<char*>&self.s)[:sizeof(GameState)],
+                               (<char*>self.stack)[:self.depth * sizeof(GameState)],
+                               (<char*>self.actions)[:self.depth * sizeof(uint64_t)]))
+
+    @cython.critical_section
+    @cython.critical_section
     def set_position(self, hands, played, uint64_t kitty, int landlord, int to_act,
                      uint64_t table, int table_player, int bid, int bombs, int grabs,
                      int direction, int landlord_plays, int farmer_plays):
@@ -94,6 +150,7 @@ cdef class GameCore:
         seats and sizes are checked here too, so no call writes outside the state."""
         cdef uint64_t dealt[3]
         cdef uint64_t done[3]
+        cdef GameState position
         cdef int seat, players = self.cfg.players
         if len(hands) != players or len(played) != players:
             raise ValueError("one hand and one played set a seat")
@@ -101,29 +158,65 @@ cdef class GameCore:
                 and -1 <= table_player < players and direction in (-1, 1)
                 and 0 <= bid <= 3 and 0 <= bombs <= 14 and 0 <= grabs <= 8):
             raise ValueError("seat, direction, bid, bombs or grabs out of range")
+        if not self.ready:
+            raise ValueError("an uninitialised GameCore takes no position")
         for seat in range(3):
             dealt[seat] = hands[seat] if seat < players else 0
             done[seat] = played[seat] if seat < players else 0
-        init_position(&self.s, &self.cfg, dealt, done, kitty, landlord, to_act, table,
+        init_position(&position, &self.cfg, dealt, done, kitty, landlord, to_act, table,
                       table_player, bid, bombs, grabs, direction, landlord_plays,
                       farmer_plays)
+        if state_fault(&position, &self.cfg) or (
+                table != 0 and not is_reading(table, &self.cfg.rs)):
+            # cards outside the deck or twice, a table that is no move: refused here too, so
+            # the state keeps every invariant push and the generator rely on
+            raise ValueError("the position holds cards the deck does not have (or a card "
+                             "twice), or a table that is no move under these rules")
+        self.s = position
         self.depth = 0
 
     # --- acting ---------------------------------------------------------------------------
 
-    cpdef int check(self, uint64_t action):
+    @cython.critical_section
+    def check(self, uint64_t action):
         """0 if action is legal now, else a reason (see ILLEGAL_* and legality())."""
+        if not self.ready:
+            return ILLEGAL_OVER
         return check_action(&self.s, &self.cfg, action)
 
-    cpdef void push(self, uint64_t action):
-        """Apply action, unchecked (the fast path for search); undo takes it back."""
+    cdef int apply(self, uint64_t action) except -1:
         if self.depth == self.capacity:
             grow(self, 2 * self.capacity)
         self.stack[self.depth] = self.s
         self.actions[self.depth] = action
         self.depth += 1
         apply_action(&self.s, &self.cfg, action)
+        return 0
 
+    @cython.critical_section
+    def push(self, uint64_t action):
+        """Apply action without checking the rules (the fast path for search); undo takes it
+        back. Still refused (nothing changes) when it would break the state: returns 0 when
+        applied, else push_fault's reason (the game is over, not a bidding action in
+        bidding, not a move under the rules or cards the player does not hold in play)."""
+        cdef int fault = push_fault(&self.s, &self.cfg, action) if self.ready else ILLEGAL_OVER
+        if fault == 0:
+            self.apply(action)
+        return fault
+
+    @cython.critical_section
+    def step(self, uint64_t action):
+        """Check and apply in one call: (reason, ply, player, phase) with reason 0 when the
+        action was applied (ply, player and phase are the state it was taken in), else
+        check()'s reason and nothing changed."""
+        cdef int reason = check_action(&self.s, &self.cfg, action) if self.ready else ILLEGAL_OVER
+        cdef int ply = self.s.ply, player = self.s.current
+        cdef int phase = self.s.phase
+        if reason == 0:
+            self.apply(action)
+        return reason, ply, player, PHASES[phase]
+
+    @cython.critical_section
     def undo(self):
         """Take back the last action; returns its code. IndexError when there is none."""
         if self.depth == 0:
@@ -132,23 +225,26 @@ cdef class GameCore:
         self.s = self.stack[self.depth]
         return self.actions[self.depth]
 
+    @cython.critical_section
     def legal_moves(self):
         """Every legal move of the player to act, as Move (play phase; [] otherwise)."""
-        if self.s.phase != PLAY:
+        if self.s.phase != PLAY or not self.ready:
             return []
         return run_to_moves(self.s.hands[self.s.current], self.s.table, &self.cfg.rs, False)
 
+    @cython.critical_section
     def bidding_codes(self):
         """Every legal bidding action's code (bidding phase; [] otherwise)."""
         cdef uint64_t codes[8]
         cdef int n
-        if self.s.phase != BIDDING:
+        if self.s.phase != BIDDING or not self.ready:
             return []
         n = bidding_actions(&self.s, &self.cfg, codes)
         return [codes[i] for i in range(n)]
 
     # --- reading the state ----------------------------------------------------------------
 
+    @cython.critical_section
     def history_entries(self):
         """(ply, player, phase, action code) of every action so far, oldest first."""
         return [(self.stack[i].ply, self.stack[i].current, PHASES[self.stack[i].phase],
@@ -245,6 +341,15 @@ cdef class GameCore:
         return tuple([self.s.played[seat] for seat in range(self.s.players)])
 
     @property
+    def key(self):
+        """The 64-bit state key (state_key in state.pxd), kept incrementally."""
+        return self.s.key
+
+    def key_from_scratch(self):
+        """The state key computed from every field anew (for tests of the incremental key)."""
+        return state_key(&self.s, &self.cfg)
+
+    @property
     def landlord_plays(self):
         """Moves (not passes) the landlord has made: a spring needs to know."""
         return self.s.landlord_plays
@@ -257,6 +362,37 @@ cdef class GameCore:
     def state_bytes(self):
         """The state struct as bytes: equal bytes, equal states (for tests of undo)."""
         return (<char*>&self.s)[:sizeof(GameState)]
+
+
+def restore_core(object rules, bytes state, bytes stack, bytes actions):
+    """A GameCore from its pickled parts (GameCore.__reduce__): the state, the undo stack's
+    states and their actions, each state checked against the rules (state.pxd's
+    state_fault) so that no bytes can make a state the core would index out of range."""
+    cdef GameCore core = GameCore.__new__(GameCore)
+    cdef GameConfig cfg = config_of(rules)
+    cdef Py_ssize_t depth = len(actions) // sizeof(uint64_t), i
+    cdef const char* state_raw = state
+    cdef const char* stack_raw = stack
+    cdef const char* raw
+    cdef GameState one
+    if (len(state) != sizeof(GameState) or len(stack) != depth * sizeof(GameState)
+            or len(actions) != depth * sizeof(uint64_t)):
+        raise ValueError("the pickled game's parts have the wrong sizes for this build")
+    for i in range(depth + 1):
+        raw = state_raw if i == depth else stack_raw + i * sizeof(GameState)
+        memcpy(&one, raw, sizeof(GameState))
+        if state_fault(&one, &cfg) or one.key != state_key(&one, &cfg):
+            raise ValueError("the pickled game holds a state these rules cannot reach")
+    if depth > core.capacity:
+        grow(core, depth)
+    core.cfg = cfg
+    core.rules = rules
+    memcpy(&core.s, state_raw, sizeof(GameState))
+    memcpy(core.stack, stack_raw, depth * sizeof(GameState))
+    memcpy(core.actions, <const char*>actions, depth * sizeof(uint64_t))
+    core.depth = depth
+    core.ready = True
+    return core
 
 
 cdef int grow(GameCore game, Py_ssize_t capacity) except -1:

@@ -90,7 +90,7 @@ cdef inline void pair_kickers(Sink* sink, const Kickers* k, const RuleSet* rs, i
 
 cdef inline int pop_lowest(uint64_t* spread) noexcept nogil:
     """The lowest rank of a spread set, removed from it (the set must not be empty)."""
-    cdef int rank = __builtin_ctzll(spread[0]) // 3
+    cdef int rank = ddz_ctz64(spread[0]) // 3
     spread[0] &= spread[0] - 1
     return rank
 

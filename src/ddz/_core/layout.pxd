@@ -41,9 +41,34 @@ cdef extern from *:
     const uint64_t DDZ_CARDS_MASK
     const uint64_t DDZ_DIGIT_LOW
     const uint64_t DDZ_DIGIT_TOP
-    int __builtin_ctz(unsigned) nogil
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_clzll(unsigned long long) nogil
+
+# Bit scans, portable: GCC and Clang have builtins, MSVC has intrinsics, anything else gets
+# plain C. Each takes a nonzero argument (every caller tests for zero first).
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    static inline int ddz_ctz32(unsigned x) { return __builtin_ctz(x); }
+    static inline int ddz_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int ddz_clz64(unsigned long long x) { return __builtin_clzll(x); }
+    #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+    #include <intrin.h>
+    static __inline int ddz_ctz32(unsigned x) {
+        unsigned long i; _BitScanForward(&i, x); return (int)i; }
+    static __inline int ddz_ctz64(unsigned long long x) {
+        unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    static __inline int ddz_clz64(unsigned long long x) {
+        unsigned long i; _BitScanReverse64(&i, x); return 63 - (int)i; }
+    #else
+    static inline int ddz_ctz64(unsigned long long x) {
+        int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
+    static inline int ddz_ctz32(unsigned x) { return ddz_ctz64(x); }
+    static inline int ddz_clz64(unsigned long long x) {
+        int n = 0; while (!(x & (1ULL << 63))) { x <<= 1; n++; } return n; }
+    #endif
+    """
+    int ddz_ctz32(unsigned x) nogil          # trailing zero bits of a nonzero 32-bit word
+    int ddz_ctz64(unsigned long long x) nogil  # of a nonzero 64-bit word
+    int ddz_clz64(unsigned long long x) nogil  # leading zero bits of a nonzero 64-bit word
 
 cdef enum:
     NUM_DIGITS = 17      # ranks 3..2, the two jokers, Skip and Reverse

@@ -325,23 +325,33 @@ cdef Move new_move(uint64_t code):
     return move
 
 
-cdef object last_rules_object = None   # the ddz.Rules last seen (kept alive by this reference)
-cdef uint64_t last_packed = 0
-cdef RuleSet last_rules                 # its RuleSet: most calls repeat the rules
+cdef class RulesCacheEntry:
+    """One rule set's unpacked RuleSet, never changed after it is made: the cache below
+    swaps whole entries, so a reader holding one always sees a consistent pair."""
+    cdef object rules
+    cdef RuleSet rs
+
+
+cdef RulesCacheEntry last_rules_entry = None   # the ddz.Rules last seen, and its RuleSet
+cdef object rules_cache_guard = object()        # its lock on free-threaded Python
 
 
 cdef RuleSet rules_of(object rules) except *:
-    """The RuleSet of a ddz.Rules (its core_flags) or of a packed rule integer."""
-    global last_rules_object, last_packed, last_rules
-    cdef uint64_t packed
-    if rules is last_rules_object:      # Rules are frozen: the same object, the same flags
-        return last_rules
-    packed = rules if type(rules) is int else rules.core_flags
-    if packed != last_packed or last_rules_object is None:
-        last_rules = checked_rules(packed)
-        last_packed = packed
-    last_rules_object = rules
-    return last_rules
+    """The RuleSet of a ddz.Rules (its core_flags) or of a packed rule integer. Most calls
+    repeat the rules, so the last one is cached (Rules are frozen: the same object, the same
+    flags); the cache is one immutable entry, so threads cannot mix two rule sets."""
+    global last_rules_entry
+    cdef RulesCacheEntry entry
+    with cython.critical_section(rules_cache_guard):
+        entry = last_rules_entry
+    if entry is not None and entry.rules is rules:
+        return entry.rs
+    entry = RulesCacheEntry.__new__(RulesCacheEntry)
+    entry.rs = checked_rules(rules if type(rules) is int else rules.core_flags)
+    entry.rules = rules
+    with cython.critical_section(rules_cache_guard):
+        last_rules_entry = entry
+    return entry.rs
 
 
 cdef RuleSet checked_rules(uint64_t packed) except *:
@@ -623,6 +633,7 @@ def moves_batch(object hands, object tables, object rules, object out, object of
     cdef Py_ssize_t i, n, bad = -1
     cdef const uint64_t* hand_codes
     cdef const uint64_t* table_codes
+    cdef uint64_t hand, table
     cdef int64_t* starts
     cdef Sink sink
     try:
@@ -640,14 +651,16 @@ def moves_batch(object hands, object tables, object rules, object out, object of
         sink.n = 0
         with nogil:
             for i in range(n):
+                # read each input once: another thread may write the caller's arrays while
+                # the GIL is released, and what is generated must be what was checked
+                hand = hand_codes[i]
+                table = table_codes[i]
                 starts[i] = sink.n
-                if (not is_subset(hand_codes[i], rs.deck)
-                        or code_kind(table_codes[i]) == SKIP
-                        or code_kind(table_codes[i]) == REVERSE
-                        or not is_reading(table_codes[i], &rs)):
+                if (not is_subset(hand, rs.deck) or code_kind(table) == SKIP
+                        or code_kind(table) == REVERSE or not is_reading(table, &rs)):
                     bad = i
                     break
-                generate(hand_codes[i], table_codes[i], &rs, &sink)
+                generate(hand, table, &rs, &sink)
             starts[n] = sink.n
         if bad >= 0:
             raise ValueError(f"row {bad}: the hand does not fit the deck, or the table is not "

@@ -47,7 +47,7 @@ cdef inline int comparison_rank(uint64_t code, const RuleSet* rs) noexcept nogil
     if code_kind(code) == AIRPLANE_SINGLES and rs.options & OPT_AIRPLANE_RANK_WING_TRIOS_:
         trios = exact_trios(code_cards(code))
         if trios:
-            rank = max(rank, (63 - __builtin_clzll(trios)) // 3)
+            rank = max(rank, (63 - ddz_clz64(trios)) // 3)
     return rank
 
 

@@ -24,14 +24,40 @@ cdef inline unsigned below(uint64_t* state, unsigned n) noexcept nogil:
 
 cdef extern from *:
     """
-    /* Lemire's nearly divisionless draw of a uniform integer in [0, n): a multiplication,
-       and a division only in the rare case the low half falls below n. */
-    static inline unsigned long long ddz_lemire(unsigned long long x, unsigned long long n,
-                                                unsigned long long* low) {
+    #include <stdint.h>
+    /* Lemire's nearly divisionless draw of a uniform integer in [0, n): the high and low
+       halves of a 64 x 64 -> 128-bit product. The types are uint64_t throughout, the
+       same type Cython passes (unsigned long long and uint64_t differ on LP64 Linux, where
+       GCC 14 refuses the pointer mix). Portable: a 128-bit integer where the compiler has
+       one, MSVC's _umul128 / __umulh, or four 32-bit products in plain C. */
+    #if defined(__SIZEOF_INT128__)
+    static inline uint64_t ddz_lemire(uint64_t x, uint64_t n, uint64_t* low) {
         unsigned __int128 m = (unsigned __int128)x * n;
-        *low = (unsigned long long)m;
-        return (unsigned long long)(m >> 64);
+        *low = (uint64_t)m;
+        return (uint64_t)(m >> 64);
     }
+    #elif defined(_MSC_VER) && defined(_M_X64)
+    #include <intrin.h>
+    static __inline uint64_t ddz_lemire(uint64_t x, uint64_t n, uint64_t* low) {
+        uint64_t high;
+        *low = _umul128(x, n, &high);
+        return high;
+    }
+    #elif defined(_MSC_VER) && defined(_M_ARM64)
+    #include <intrin.h>
+    static __inline uint64_t ddz_lemire(uint64_t x, uint64_t n, uint64_t* low) {
+        *low = x * n;
+        return __umulh(x, n);
+    }
+    #else
+    static inline uint64_t ddz_lemire(uint64_t x, uint64_t n, uint64_t* low) {
+        uint64_t x0 = x & 0xFFFFFFFFu, x1 = x >> 32, n0 = n & 0xFFFFFFFFu, n1 = n >> 32;
+        uint64_t p00 = x0 * n0, p01 = x0 * n1, p10 = x1 * n0, p11 = x1 * n1;
+        uint64_t middle = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
+        *low = (middle << 32) | (p00 & 0xFFFFFFFFu);
+        return p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
+    }
+    #endif
     """
     uint64_t ddz_lemire(uint64_t x, uint64_t n, uint64_t* low) nogil
 

@@ -102,7 +102,7 @@ cdef inline uint64_t spread_ranks(unsigned ranks) noexcept nogil:
     """A rank set (bit r) as the low bits of its digits (bit 3r)."""
     cdef uint64_t spread = 0
     while ranks:
-        spread |= 1ULL << (3 * __builtin_ctz(ranks))
+        spread |= 1ULL << (3 * ddz_ctz32(ranks))
         ranks &= ranks - 1
     return spread
 

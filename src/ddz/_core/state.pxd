@@ -13,6 +13,7 @@ from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 from ddz._core.rng cimport below
 from ddz._core.moves cimport rules_of
+from ddz._core.zobrist cimport fmix64, zobrist_cards, zobrist_change
 
 cdef enum:
     BID = 17            # action type: bid the value in the rank field
@@ -71,20 +72,39 @@ ctypedef struct GameState:
     int players             # 2 or 3
     int direction           # +1 in seat order, -1 after an odd number of Reverses
     uint64_t played[3]      # the cards each seat has played: public knowledge
+    uint64_t key            # the state key (state_key below), kept up to date by every change
+
+
+cdef enum:
+    MAX_HAND = 64            # the most cards a rule set may deal a hand (the deck has 58)
+    MAX_GRABS = 8            # the most grabs a rule set may allow (Rules says the same)
+    MAX_PLIES = 1024         # no game lasts longer: every ply but at most players - 1 passes
+                             # in a row plays a card, and a deck holds at most 58
 
 
 cdef inline GameConfig config_of(object rules) except *:
-    """The core's configuration of a ddz.Rules."""
+    """The core's configuration of a ddz.Rules, checked: whatever object arrives, the
+    configuration is one the state machine can run (2 or 3 players, a deal the deck holds in
+    which every hand gets a card, grabs in range). ValueError otherwise."""
     cdef GameConfig cfg
     cfg.rs = rules_of(rules)
     cfg.deck = cfg.rs.deck
     cfg.bidding = {"points": POINTS, "call-grab": CALL_GRAB, "random": RANDOM_LANDLORD}[
         rules.bidding.value]
     cfg.max_grabs = rules.max_grabs
-    cfg.spring = rules.spring
+    cfg.spring = bool(rules.spring)
     cfg.players = rules.players
     cfg.hand_size = rules.hand_size
     cfg.kitty_size = rules.kitty_size
+    if not 2 <= cfg.players <= 3:
+        raise ValueError(f"the core plays 2 or 3 players, not {cfg.players}")
+    if not 0 <= cfg.max_grabs <= MAX_GRABS:
+        raise ValueError(f"max_grabs must lie in 0..{MAX_GRABS}, not {cfg.max_grabs}")
+    if not (1 <= cfg.hand_size <= MAX_HAND and 0 <= cfg.kitty_size <= MAX_HAND
+            and cfg.players * cfg.hand_size + cfg.kitty_size <= card_total(cfg.deck)):
+        raise ValueError(f"{cfg.players} hands of {cfg.hand_size} cards and a kitty of "
+                         f"{cfg.kitty_size} is no deal of a {card_total(cfg.deck)}-card deck "
+                         f"(every hand holds at least one card)")
     return cfg
 
 
@@ -142,6 +162,7 @@ cdef inline void init_state(GameState* s, const GameConfig* cfg, const uint64_t*
     if cfg.bidding == RANDOM_LANDLORD:
         s.bid = 1
         settle(s, first_player)
+    s.key = state_key(s, cfg)
 
 
 cdef inline void init_position(GameState* s, const GameConfig* cfg, const uint64_t* hands,
@@ -172,6 +193,7 @@ cdef inline void init_position(GameState* s, const GameConfig* cfg, const uint64
     s.direction = direction
     s.landlord_plays = landlord_plays
     s.farmer_plays = farmer_plays
+    s.key = state_key(s, cfg)
 
 
 cdef inline void seeded_start(GameState* s, const GameConfig* cfg, uint64_t seed) noexcept nogil:
@@ -222,9 +244,13 @@ cdef inline bint is_spring(const GameState* s) noexcept nogil:
 
 
 cdef inline long long score(const GameState* s, const GameConfig* cfg) noexcept nogil:
-    # at most 3 x 2^8 grabs x 2^14 bombs and rocket x 2: a long long never overflows
-    cdef long long total = (<long long>s.bid) << s.grabs
-    total <<= s.bombs
+    # at most 3 x 2^8 grabs x 2^14 bombs and rocket x 2 in a game the rules allow; states
+    # push_code made (bombs of any kind) are capped at 2^60 so the shift never overflows
+    cdef int doublings = s.grabs + s.bombs
+    cdef long long total
+    if doublings > 60:
+        doublings = 60
+    total = (<long long>s.bid) << doublings
     if cfg.spring and is_spring(s):
         total *= 2
     return total
@@ -304,7 +330,78 @@ cdef inline int check_action(const GameState* s, const GameConfig* cfg, uint64_t
     return ILLEGAL_OK if i == 0 else ILLEGAL_MOVE + i
 
 
+cdef inline int push_fault(const GameState* s, const GameConfig* cfg,
+                           uint64_t action) noexcept nogil:
+    """0 if apply_action may take action without breaking the state's invariants, else an
+    ILLEGAL_* reason. This is what an unchecked push still checks: the game is not over; in
+    bidding the action is a bidding action's code (pass, bid 1..3, call, grab); in play it
+    is the pass or a move under the rules (a reading of its cards) of cards the player holds.
+    What push skips are the rules of turn: beating the table, the leader's pass, the bidding
+    order. So no seat index, hand digit, bid or table ever leaves its range, and every view of
+    the state (the table as a Move, the history) still reads."""
+    if s.phase == OVER or not 0 <= s.current < s.players:
+        return ILLEGAL_OVER
+    if s.phase == BIDDING:
+        if (action == 0 or action == make_code(0, CALL, 0, 1) or action == make_code(0, GRAB, 0, 1)
+                or (1 <= code_rank(action) <= 3
+                    and action == make_code(0, BID, code_rank(action), 1))):
+            return ILLEGAL_OK
+        return ILLEGAL_PHASE if code_kind(action) < BID else ILLEGAL_BID
+    if code_kind(action) >= BID:
+        return ILLEGAL_PHASE
+    if not is_reading(action, &cfg.rs):
+        return ILLEGAL_MOVE + NOT_A_READING
+    if not is_subset(code_cards(action), s.hands[s.current]):
+        return ILLEGAL_MOVE + NOT_IN_HAND
+    return ILLEGAL_OK
+
+
+cdef inline int state_fault(const GameState* s, const GameConfig* cfg) noexcept nogil:
+    """0 if every field of s lies in the range the core indexes by, under cfg (a state read
+    back from bytes: pickles, greedy_action); else the number of the first bad check. Every
+    field used as an index or a shift is listed here: a field added to GameState that is
+    used so must be added too."""
+    cdef int seat
+    # the kitty's cards are in the landlord's hand (or played) once bidding settled it
+    cdef uint64_t total = s.kitty if s.landlord < 0 else 0
+    if s.players != cfg.players or not is_subset(s.kitty, cfg.deck):
+        return 1
+    if not (BIDDING <= s.phase <= OVER and -1 <= s.current < s.players
+            and (s.current >= 0) == (s.phase != OVER)):
+        return 2
+    if not (-1 <= s.landlord < s.players and (s.landlord >= 0 or s.phase != PLAY)
+            and 0 <= s.first_bidder < s.players and -1 <= s.high_bidder < s.players
+            and -1 <= s.caller < s.players and -1 <= s.winner < s.players
+            and -1 <= s.table_player < s.players):
+        return 3
+    if not (0 <= s.bid <= 3 and 0 <= s.grabs <= cfg.max_grabs and 0 <= s.bombs <= 64
+            and 0 <= s.turns <= 16 and 0 <= s.grab_turn <= 3 and 0 <= s.declined < 8
+            and (s.direction == 1 or s.direction == -1) and 0 <= s.ply <= MAX_PLIES
+            and 0 <= s.landlord_plays <= MAX_PLIES and 0 <= s.farmer_plays <= MAX_PLIES
+            and (s.void == 0 or s.void == 1)):
+        return 4
+    if code_kind(s.table) >= BID or (s.table != 0) != (s.table_player >= 0):
+        return 5
+    for seat in range(3):
+        if seat >= s.players and (s.hands[seat] or s.played[seat]):
+            return 6
+        if not is_subset(s.hands[seat], cfg.deck - total):
+            return 6
+        total += s.hands[seat]
+        if not is_subset(s.played[seat], cfg.deck - total):
+            return 6
+        total += s.played[seat]
+    return 0
+
+
 cdef inline void apply_action(GameState* s, const GameConfig* cfg, uint64_t action) noexcept nogil:
+    # The key, incrementally: take the small fields' part out, apply, put the hands' changes
+    # (one hand in play; the landlord's when it takes the kitty) and the new small fields in.
+    cdef uint64_t key = s.key ^ small_fields_key(s, cfg)
+    cdef uint64_t before[3]
+    cdef int seat
+    for seat in range(3):
+        before[seat] = s.hands[seat]
     s.ply += 1
     if s.phase == BIDDING:
         if cfg.bidding == POINTS:
@@ -315,6 +412,57 @@ cdef inline void apply_action(GameState* s, const GameConfig* cfg, uint64_t acti
             apply_three_player_call(s, action, cfg.max_grabs)
     else:
         apply_play(s, action)
+    for seat in range(s.players):
+        if s.hands[seat] != before[seat]:
+            key ^= zobrist_change(seat, before[seat], s.hands[seat])
+    s.key = key ^ small_fields_key(s, cfg)
+
+
+# The state key: 64 bits that are equal for equal states and, with near certainty, differ
+# for different ones (docs/positions.md, "The state key"). It covers what decides the game
+# from here on: every hand (Zobrist: zobrist.pxd), the phase, the seat to act, the landlord,
+# the move to beat and its maker, the direction, the grabs (the let count), the winner and a
+# void deal, whether a spring is still possible (when the rules count springs), and in
+# bidding every bidding field and the kitty. It leaves out what only records the past or only
+# scales the score: the ply, the history, the cards played, the first bidder, the bid and the
+# bombs once play starts, and the kitty once shown; so transposed move orders meet on one key.
+
+cdef inline uint64_t small_fields_key(const GameState* s, const GameConfig* cfg) noexcept nogil:
+    """The key's part from every field but the hands, from scratch (a few multiplications)."""
+    cdef uint64_t packed = (<uint64_t>s.phase
+                            | (<uint64_t>(s.current + 1) << 2)
+                            | (<uint64_t>(s.landlord + 1) << 5)
+                            | (<uint64_t>(s.table_player + 1) << 8)
+                            | (<uint64_t>(s.direction < 0) << 11)
+                            | (<uint64_t>s.grabs << 12)
+                            | (<uint64_t>(s.winner + 1) << 20)
+                            | (<uint64_t>s.void << 23))
+    cdef uint64_t key
+    if cfg.spring:
+        # a landlord's spring needs farmer_plays == 0; the farmers' landlord_plays == 1
+        packed |= ((<uint64_t>(2 if s.landlord_plays > 2 else s.landlord_plays) << 24)
+                   | (<uint64_t>(s.farmer_plays > 0) << 26))
+    key = fmix64(packed * 0xD6E8FEB86659FD93ULL + 0x2545F4914F6CDD1DULL)
+    key ^= fmix64(s.table * 0xA0761D6478BD642FULL + 0xE7037ED1A0B428DBULL)
+    if s.phase == BIDDING:
+        packed = (<uint64_t>s.bid
+                  | (<uint64_t>(s.high_bidder + 1) << 4)
+                  | (<uint64_t>(s.caller + 1) << 8)
+                  | (<uint64_t>s.declined << 12)
+                  | (<uint64_t>s.grab_turn << 16)
+                  | (<uint64_t>s.turns << 20))
+        key ^= fmix64(packed * 0x8EBC6AF09C88C6E3ULL + 0x589965CC75374CC3ULL)
+        key ^= fmix64(s.kitty * 0x1D8E4E27C47D124FULL + 0x5851F42D4C957F2DULL)
+    return key
+
+
+cdef inline uint64_t state_key(const GameState* s, const GameConfig* cfg) noexcept nogil:
+    """The state key from scratch; apply_action keeps s.key equal to it incrementally."""
+    cdef uint64_t key = small_fields_key(s, cfg)
+    cdef int seat
+    for seat in range(s.players):
+        key ^= zobrist_cards(seat, s.hands[seat])
+    return key
 
 
 cdef inline void apply_points_bid(GameState* s, uint64_t action) noexcept nogil:

@@ -34,6 +34,8 @@ from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from ddz._core.rng cimport below, splitmix64
+from ddz._core.zobrist cimport fmix64
+from libc.string cimport memcmp
 
 cdef enum:
     MAX_PLAYERS = 10
@@ -119,6 +121,8 @@ ctypedef struct UnoState:
     uint8_t hands[MAX_PLAYERS][KINDS]   # count per kind per hand
     uint8_t draw[DECK_SIZE]             # the draw pile, bottom first
     uint8_t discard[DECK_SIZE]          # the discard pile, bottom first
+    uint64_t key                        # the state key (uno_key); UnoCore keeps it on push
+                                        # and undo, UnoVector computes keys anew
 
 
 cdef inline void shuffle(uint8_t* cards, int n, uint64_t* rng) noexcept nogil:
@@ -521,6 +525,73 @@ cdef int playout(UnoState* s, int flags, uint64_t* rng, int max_steps,
 
 # --- the Python-facing object ---------------------------------------------------------------
 
+# --- the state key ----------------------------------------------------------------------
+# 64 bits, equal for equal states and, with near certainty, different for different ones
+# (docs/positions.md, "The state key"): Zobrist numbers for every hand's count of each kind
+# and for each pile entry at its height, mixed with the small fields and the generator's
+# state (it decides future reshuffles). Only the ply and the dealer are left out.
+
+cdef inline uint64_t uno_number(int table, int index, int value) noexcept nogil:
+    """The Zobrist number of `value` at `index` of a table (0 hands, 1 draw, 2 discard)."""
+    return fmix64(((<uint64_t>((table * 1024 + index) * 256 + value)) + 1)
+                  * 0x9E3779B97F4A7C15ULL)
+
+
+cdef inline uint64_t uno_small_key(const UnoState* s) noexcept nogil:
+    cdef uint64_t packed = 0
+    cdef int i
+    cdef signed char fields[11]
+    fields[:] = [s.players, s.current, s.direction, s.colour, s.pending, s.pending_face,
+                 s.drawn, s.uno_seat, s.jump_seat, s.winner, s.over]
+    for i in range(11):
+        packed = packed * 0x100000001B3ULL + <uint8_t>fields[i]
+    return fmix64(packed + 0x2545F4914F6CDD1DULL) ^ fmix64(s.rng * 0xA0761D6478BD642FULL + 1)
+
+
+cdef inline uint64_t uno_pile_change(int table, const uint8_t* before, int n_before,
+                                     const uint8_t* after, int n_after) noexcept nogil:
+    """XOR out the entries above the piles' common bottom, XOR the new ones in."""
+    cdef uint64_t key = 0
+    cdef int i, common = 0
+    while common < n_before and common < n_after and before[common] == after[common]:
+        common += 1
+    for i in range(common, n_before):
+        key ^= uno_number(table, i, before[i])
+    for i in range(common, n_after):
+        key ^= uno_number(table, i, after[i])
+    return key
+
+
+cdef uint64_t uno_key_change(const UnoState* a, const UnoState* b) noexcept nogil:
+    """What to XOR into a's key to get b's: only what differs costs anything."""
+    cdef uint64_t key = uno_small_key(a) ^ uno_small_key(b)
+    cdef int seat, kind
+    for seat in range(MAX_PLAYERS):
+        if memcmp(a.hands[seat], b.hands[seat], KINDS) != 0:
+            for kind in range(KINDS):
+                if a.hands[seat][kind] != b.hands[seat][kind]:
+                    if a.hands[seat][kind]:
+                        key ^= uno_number(0, seat * KINDS + kind, a.hands[seat][kind])
+                    if b.hands[seat][kind]:
+                        key ^= uno_number(0, seat * KINDS + kind, b.hands[seat][kind])
+    key ^= uno_pile_change(1, a.draw, a.n_draw, b.draw, b.n_draw)
+    key ^= uno_pile_change(2, a.discard, a.n_discard, b.discard, b.n_discard)
+    return key
+
+
+cdef uint64_t uno_key(const UnoState* s) noexcept nogil:
+    """The state key from scratch."""
+    cdef uint64_t key = uno_small_key(s)
+    cdef int seat, kind
+    for seat in range(MAX_PLAYERS):
+        for kind in range(KINDS):
+            if s.hands[seat][kind]:
+                key ^= uno_number(0, seat * KINDS + kind, s.hands[seat][kind])
+    key ^= uno_pile_change(1, s.draw, 0, s.draw, s.n_draw)
+    key ^= uno_pile_change(2, s.discard, 0, s.discard, s.n_discard)
+    return key
+
+
 cdef class UnoCore:
     """One round's state and its undo stack (see the module docstring).
 
@@ -576,6 +647,7 @@ cdef class UnoCore:
             seat = (dealer + 1 + i) % players
             draw_one(&core.s, 0, seat)
         start(&core.s, flags)
+        core.s.key = uno_key(&core.s)
         return core
 
     @staticmethod
@@ -625,6 +697,7 @@ cdef class UnoCore:
         else:
             raise ValueError("the draw pile needs a card other than a Wild Draw Four to flip")
         start(&core.s, flags)
+        core.s.key = uno_key(&core.s)
         return core
 
     def copy(self):
@@ -653,6 +726,7 @@ cdef class UnoCore:
         self.actions[self.depth] = action
         self.depth += 1
         apply(&self.s, self.flags, action)
+        self.s.key ^= uno_key_change(&self.stack[self.depth - 1], &self.s)
 
     def undo(self):
         """Take back the last action; returns its code. IndexError when there is none."""
@@ -775,6 +849,15 @@ cdef class UnoCore:
     def state_bytes(self):
         """The state struct as bytes: equal bytes, equal states (for tests of undo)."""
         return (<char*>&self.s)[:sizeof(UnoState)]
+
+    @property
+    def key(self):
+        """The 64-bit state key, kept incrementally on push and undo."""
+        return self.s.key
+
+    def key_from_scratch(self):
+        """The state key computed anew (for tests of the incremental key)."""
+        return uno_key(&self.s)
 
 
 cdef int grow(UnoCore core, Py_ssize_t capacity) except -1:
@@ -1118,6 +1201,15 @@ cdef class UnoVector:
         with nogil:
             for game in range(self.n):
                 encode(&self.states[game], self.states[game].current, &out[game, 0])
+
+    def keys(self, uint64_t[::1] out):
+        """Fill out (n) with each round's state key, computed anew (uno_key)."""
+        cdef Py_ssize_t game
+        if out.shape[0] != self.n:
+            raise ValueError("one key a round")
+        with nogil:
+            for game in range(self.n):
+                out[game] = uno_key(&self.states[game])
 
     def current_players(self, int8_t[::1] out):
         cdef Py_ssize_t game

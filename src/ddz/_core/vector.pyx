@@ -5,11 +5,17 @@ threads, and a vector of games stepped together (numpy in, numpy out).
 Game i of a run starts as ddz.Game(rules, seed=game_seed(seed, i)) does (state.pxd's
 seeded_start), so any single game can be replayed in Python. The loops hold no Python
 objects and run without the GIL.
+
+Every def checks what it is given before it allocates or releases the GIL (sizes, array
+shapes, agent ids, action indices), so no input can crash it (docs/safety.md). A VectorGame
+holds a lock: calls from several threads are serialised, never interleaved.
 """
 
 from libc.stdint cimport uint64_t, int64_t, int8_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
+
+cimport cython
 
 from ddz._core.layout cimport *
 from ddz._core.ruleset cimport *
@@ -26,6 +32,10 @@ cdef enum:
 cdef enum:
     AGENT_RANDOM = 0        # agent ids of simulate_games (simulation.py's _AGENT_IDS)
     AGENT_GREEDY = 1
+
+MAX_GAMES = 1 << 24         # the most games a VectorGame holds (about 3 GB of states)
+MAX_ACTIONS = 1 << 20       # the largest action space a VectorGame takes (CLASSIC: 12,660)
+MAX_FIRST_GAME = 1 << 62    # first game + games of a simulate run stay below this
 
 
 cdef inline uint64_t mix(uint64_t seed, uint64_t index, uint64_t salt) noexcept nogil:
@@ -62,6 +72,8 @@ cdef uint64_t random_action(const GameState* s, const GameConfig* cfg, uint64_t*
     cdef int n = legal_codes(s, cfg, codes, CODES)
     cdef uint64_t* heap
     cdef uint64_t chosen
+    if n == 0:
+        return 0            # no legal action: only in a stuck state, which play_games ends
     if n <= CODES:
         return codes[below_fast(rng, n)]
     heap = <uint64_t*>malloc(n * sizeof(uint64_t))   # a hand richer than CODES moves
@@ -73,17 +85,20 @@ cdef uint64_t random_action(const GameState* s, const GameConfig* cfg, uint64_t*
     return chosen
 
 
-cdef void play_games(const GameConfig* cfg, const int8_t* agents, uint64_t seed,
-                     Py_ssize_t first, Py_ssize_t start, Py_ssize_t stop, int64_t* payoffs,
-                     int8_t* winners, int8_t* landlords, int64_t* lengths) noexcept nogil:
+cdef Py_ssize_t play_games(const GameConfig* cfg, const int8_t* agents, uint64_t seed,
+                           Py_ssize_t first, Py_ssize_t start, Py_ssize_t stop,
+                           int64_t* payoffs, int8_t* winners, int8_t* landlords,
+                           int64_t* lengths) noexcept nogil:
     """Rows start..stop-1 of the results: games first + start .. first + stop - 1 of the run,
     agents[seat] (AGENT_*) playing each seat. Random agents all draw from the game's one
-    generator, in turn order."""
+    generator, in turn order. Returns how many games did not finish: a game whose player has
+    no legal action, or that runs past MAX_PLIES, is cut off (its row says -1 for winner and
+    landlord) so that no rules can make this loop run forever without the GIL."""
     cdef GameState s
     cdef uint64_t codes[CODES]
     cdef uint64_t rng, action
     cdef long long out[3]
-    cdef Py_ssize_t game
+    cdef Py_ssize_t game, stuck = 0
     cdef int seat
     for game in range(start, stop):
         seeded_start(&s, cfg, mix(seed, first + game, 0))
@@ -93,13 +108,20 @@ cdef void play_games(const GameConfig* cfg, const int8_t* agents, uint64_t seed,
                 action = greedy_choice(&s, cfg, codes, CODES)
             else:
                 action = random_action(&s, cfg, &rng, codes)
+            if s.ply >= MAX_PLIES:
+                break
             apply_action(&s, cfg, action)
+        if s.phase != OVER:
+            stuck += 1
+            s.winner = -1
+            s.landlord = -1
         payoffs_of(&s, cfg, out)
         for seat in range(3):
-            payoffs[3 * game + seat] = out[seat] if seat < cfg.players else 0
+            payoffs[3 * game + seat] = out[seat] if seat < cfg.players and s.phase == OVER else 0
         winners[game] = s.winner
         landlords[game] = s.landlord
         lengths[game] = s.ply
+    return stuck
 
 
 def simulate_games(object rules, int8_t[::1] agents, uint64_t seed, Py_ssize_t first,
@@ -107,21 +129,26 @@ def simulate_games(object rules, int8_t[::1] agents, uint64_t seed, Py_ssize_t f
                    int8_t[::1] winners, int8_t[::1] landlords, int64_t[::1] lengths):
     """Play rows start..stop-1 (games first + row of a run), agents[seat] playing each seat
     (0 random, 1 greedy; one entry a seat), entirely in C without the GIL, writing each
-    game's row of the result arrays (callers run slices of the rows on several threads)."""
+    game's row of the result arrays (callers run slices of the rows on several threads).
+    RuntimeError if a game could not be finished (a guard: no rules Rules accepts does it)."""
     cdef GameConfig cfg = config_of(rules)
     cdef int seat
+    cdef Py_ssize_t stuck = 0
     if agents.shape[0] != cfg.players:
         raise ValueError("one agent a seat")
     for seat in range(cfg.players):
         if agents[seat] != AGENT_RANDOM and agents[seat] != AGENT_GREEDY:
             raise ValueError(f"no agent id {agents[seat]}")
-    if first < 0 or not (0 <= start <= stop <= payoffs.shape[0] and payoffs.shape[1] == 3
+    if not (0 <= first <= MAX_FIRST_GAME and 0 <= start <= stop <= payoffs.shape[0]
+            and payoffs.shape[0] <= MAX_FIRST_GAME and payoffs.shape[1] == 3
             and winners.shape[0] == landlords.shape[0] == lengths.shape[0] == payoffs.shape[0]):
         raise ValueError("result arrays of the wrong shape for this slice")
     with nogil:
         if stop > start:
-            play_games(&cfg, &agents[0], seed, first, start, stop, &payoffs[0, 0], &winners[0],
-                       &landlords[0], &lengths[0])
+            stuck = play_games(&cfg, &agents[0], seed, first, start, stop, &payoffs[0, 0],
+                               &winners[0], &landlords[0], &lengths[0])
+    if stuck:
+        raise RuntimeError(f"{stuck} games could not be played to the end under these rules")
 
 
 def greedy_action(object rules, bytes state):
@@ -135,9 +162,7 @@ def greedy_action(object rules, bytes state):
     if len(state) != sizeof(GameState):
         raise ValueError(f"a game state is {sizeof(GameState)} bytes, not {len(state)}")
     memcpy(&s, raw, sizeof(GameState))
-    if s.players != cfg.players or not 0 <= s.phase <= OVER or (s.phase != OVER and not (
-            0 <= s.current < s.players and (s.phase == BIDDING or 0 <= s.landlord < s.players)
-            and hand_fits_deck(s.hands[s.current], &cfg.rs))):
+    if state_fault(&s, &cfg):
         raise ValueError("the state does not belong to these rules")
     with nogil:
         action = greedy_choice(&s, &cfg, codes, CODES)
@@ -214,7 +239,12 @@ cdef void encode(const GameState* s, const GameConfig* cfg, int player,
 
 
 cdef class VectorGame:
-    """n games stepped together; see ddz.VectorGame for the contract."""
+    """n games stepped together; see ddz.VectorGame for the contract.
+
+    VectorGame(rules, n, seed, codes, sorted_codes, order): codes[i] is the code of action i,
+    sorted_codes the codes in increasing order and order[k] the index of sorted_codes[k]
+    (checked: a permutation that sorts codes). Every method holds the object's lock, so
+    threads sharing a VectorGame are serialised."""
 
     cdef GameState* states
     cdef uint64_t* episodes
@@ -225,28 +255,37 @@ cdef class VectorGame:
     cdef uint64_t* codes          # the action space: code of each index
     cdef uint64_t* sorted_codes   # the same, sorted, for the binary search
     cdef int64_t* order           # index of each sorted code
+    cdef readonly Py_ssize_t steps   # successful step() calls so far
+    cdef cython.pymutex lock
     cdef readonly object rules
 
-    def __cinit__(self, object rules, Py_ssize_t n, uint64_t seed, uint64_t[::1] codes,
-                  uint64_t[::1] sorted_codes, int64_t[::1] order):
-        cdef Py_ssize_t i
-        if n <= 0:
-            raise ValueError("a VectorGame holds at least one game")
+    def __cinit__(self, object rules, Py_ssize_t n, uint64_t seed, const uint64_t[::1] codes,
+                  const uint64_t[::1] sorted_codes, const int64_t[::1] order):
+        cdef Py_ssize_t i, size = codes.shape[0]
+        if not 1 <= n <= MAX_GAMES:
+            raise ValueError(f"a VectorGame holds 1 .. {MAX_GAMES} games, not {n}")
+        if not (1 <= size <= MAX_ACTIONS and sorted_codes.shape[0] == size
+                and order.shape[0] == size):
+            raise ValueError("codes, sorted_codes and order: one entry an action, equal lengths")
+        for i in range(size):
+            if not (0 <= order[i] < size and codes[order[i]] == sorted_codes[i]
+                    and (i == 0 or sorted_codes[i - 1] < sorted_codes[i])):
+                raise ValueError("sorted_codes must be codes[order], strictly increasing")
         self.cfg = config_of(rules)
         self.rules = rules
         self.n = n
         self.seed = seed
         self.rng = mix(seed, 0, 2)
-        self.size = codes.shape[0]
+        self.size = size
         self.states = <GameState*>malloc(n * sizeof(GameState))
         self.episodes = <uint64_t*>malloc(n * sizeof(uint64_t))
-        self.codes = <uint64_t*>malloc(self.size * sizeof(uint64_t))
-        self.sorted_codes = <uint64_t*>malloc(self.size * sizeof(uint64_t))
-        self.order = <int64_t*>malloc(self.size * sizeof(int64_t))
+        self.codes = <uint64_t*>malloc(size * sizeof(uint64_t))
+        self.sorted_codes = <uint64_t*>malloc(size * sizeof(uint64_t))
+        self.order = <int64_t*>malloc(size * sizeof(int64_t))
         if (self.states == NULL or self.episodes == NULL or self.codes == NULL
                 or self.sorted_codes == NULL or self.order == NULL):
             raise MemoryError()
-        for i in range(self.size):
+        for i in range(size):
             self.codes[i] = codes[i]
             self.sorted_codes[i] = sorted_codes[i]
             self.order[i] = order[i]
@@ -264,21 +303,25 @@ cdef class VectorGame:
     cdef inline uint64_t episode_seed(self, Py_ssize_t game) noexcept nogil:
         return mix(self.seed, <uint64_t>game + (<uint64_t>self.n) * self.episodes[game], 0)
 
+    @property
+    def n_games(self):
+        return self.n
+
     def deal_seed(self, Py_ssize_t game):
         """The seed of game `game`'s current deal: ddz.Game(rules, seed=...) starts there."""
         if not 0 <= game < self.n:
-            raise IndexError(game)
-        return self.episode_seed(game)
+            raise IndexError(f"game {game} is outside 0..{self.n - 1}")
+        with self.lock:
+            return self.episode_seed(game)
 
-    def legal_action_mask(self, object out):
-        """Fill out (n x actions, bool / uint8) with each game's legal actions."""
-        cdef unsigned char[:, ::1] mask = out
+    def legal_action_mask(self, unsigned char[:, ::1] mask):
+        """Fill mask (n x actions, bool / uint8) with each game's legal actions."""
         cdef uint64_t codes[CODES]
         cdef Py_ssize_t game
         cdef int count, i, index
         if mask.shape[0] != self.n or mask.shape[1] != self.size:
             raise ValueError("the mask needs one row a game and one column an action")
-        with nogil:
+        with self.lock, nogil:
             for game in range(self.n):
                 memset(&mask[game, 0], 0, self.size)
                 count = legal_codes(&self.states[game], &self.cfg, codes, CODES)
@@ -287,34 +330,52 @@ cdef class VectorGame:
                     if index >= 0:
                         mask[game, index] = 1
 
-    def step(self, int64_t[::1] actions, int64_t[:, ::1] rewards, unsigned char[::1] done):
-        """Apply one action index per game; games that end write their payoffs to rewards,
+    def step(self, actions, int64_t[:, ::1] rewards, unsigned char[::1] done):
+        """Apply one action index a game (actions: any one-dimensional integer array of n
+        entries; copied once into C memory and checked there, so the caller's array may
+        change meanwhile without effect). Games that end write their payoffs to rewards,
         set done, and start their next deal. All actions are checked first: if one is not
-        legal, ValueError names the game and nothing changes."""
-        cdef Py_ssize_t game, bad = -1
+        legal, ValueError names the game and nothing changes. Returns the number of this
+        step (steps taken before it), for callers that share the object between threads."""
+        cdef const int64_t[::1] given = _int64_vector(actions)
+        cdef int64_t* chosen
+        cdef Py_ssize_t game, bad = -1, number = -1
         cdef int seat
         cdef long long out[3]
-        cdef uint64_t code
-        if actions.shape[0] != self.n or rewards.shape[0] != self.n or done.shape[0] != self.n:
-            raise ValueError("one action, one reward row and one done flag a game")
-        with nogil:
-            for game in range(self.n):
-                if not 0 <= actions[game] < self.size or check_action(
-                        &self.states[game], &self.cfg, self.codes[actions[game]]) != 0:
-                    bad = game
-                    break
-            if bad < 0:
+        cdef int64_t bad_action = 0
+        if given.shape[0] != self.n or rewards.shape[0] != self.n or done.shape[0] != self.n \
+                or rewards.shape[1] != 3:
+            raise ValueError("one action, one reward row (3 columns) and one done flag a game")
+        chosen = <int64_t*>malloc(self.n * sizeof(int64_t))
+        if chosen == NULL:
+            raise MemoryError()
+        try:
+            memcpy(chosen, &given[0], self.n * sizeof(int64_t))
+            del given
+            with self.lock, nogil:
                 for game in range(self.n):
-                    apply_action(&self.states[game], &self.cfg, self.codes[actions[game]])
-                    done[game] = self.states[game].phase == OVER
-                    payoffs_of(&self.states[game], &self.cfg, out)
-                    for seat in range(3):
-                        rewards[game, seat] = out[seat] if seat < self.cfg.players else 0
-                    if done[game]:
-                        self.episodes[game] += 1
-                        seeded_start(&self.states[game], &self.cfg, self.episode_seed(game))
+                    if not 0 <= chosen[game] < self.size or check_action(
+                            &self.states[game], &self.cfg, self.codes[chosen[game]]) != 0:
+                        bad = game
+                        bad_action = chosen[game]
+                        break
+                if bad < 0:
+                    for game in range(self.n):
+                        apply_action(&self.states[game], &self.cfg, self.codes[chosen[game]])
+                        done[game] = self.states[game].phase == OVER
+                        payoffs_of(&self.states[game], &self.cfg, out)
+                        for seat in range(3):
+                            rewards[game, seat] = out[seat] if seat < self.cfg.players else 0
+                        if done[game]:
+                            self.episodes[game] += 1
+                            seeded_start(&self.states[game], &self.cfg, self.episode_seed(game))
+                    number = self.steps
+                    self.steps += 1
+        finally:
+            free(chosen)
         if bad >= 0:
-            raise ValueError(f"game {bad}: action {actions[bad]} is not legal there")
+            raise ValueError(f"game {bad}: action {bad_action} is not legal there")
+        return number
 
     def sample_legal(self, int64_t[::1] out):
         """One uniformly random legal action index a game, drawn in C (seeded by the
@@ -323,7 +384,7 @@ cdef class VectorGame:
         cdef Py_ssize_t game
         if out.shape[0] != self.n:
             raise ValueError("one action a game")
-        with nogil:
+        with self.lock, nogil:
             for game in range(self.n):
                 out[game] = find_code(self.sorted_codes, self.order, self.size,
                                       random_action(&self.states[game], &self.cfg, &self.rng,
@@ -334,12 +395,98 @@ cdef class VectorGame:
         cdef Py_ssize_t game
         if out.shape[0] != self.n or out.shape[1] != OBS_SIZE:
             raise ValueError("one row a game, OBSERVATION_SIZE columns")
-        with nogil:
+        with self.lock, nogil:
             for game in range(self.n):
                 encode(&self.states[game], &self.cfg, self.states[game].current,
                        &out[game, 0])
 
-    def current_players(self, int8_t[::1] out):
+    def keys(self, uint64_t[::1] out):
+        """Fill out (n) with each game's 64-bit state key (state_key in state.pxd)."""
         cdef Py_ssize_t game
-        for game in range(self.n):
-            out[game] = self.states[game].current
+        if out.shape[0] != self.n:
+            raise ValueError("one key a game")
+        with self.lock:
+            for game in range(self.n):
+                out[game] = self.states[game].key
+
+    def current_players(self, int8_t[::1] out):
+        """Fill out (n int8) with the player to act in each game."""
+        cdef Py_ssize_t game
+        if out.shape[0] != self.n:
+            raise ValueError("one entry a game")
+        with self.lock:
+            for game in range(self.n):
+                out[game] = self.states[game].current
+
+    # --- copying and pickling -------------------------------------------------------------
+
+    def copy(self):
+        """An independent copy: every game's state, deal counter and the sampler's state."""
+        cdef VectorGame other
+        with self.lock:
+            state = self._state()
+        other = restore_vector(*state)
+        return other
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        with self.lock:
+            return (restore_vector, self._state())
+
+    cdef tuple _state(self):
+        return (self.rules, self.n, self.seed, self.rng, self.steps,
+                (<char*>self.codes)[:self.size * sizeof(uint64_t)],
+                (<char*>self.states)[:self.n * sizeof(GameState)],
+                (<char*>self.episodes)[:self.n * sizeof(uint64_t)])
+
+    def state_bytes(self):
+        """Every game's state struct, as bytes: equal bytes, equal games."""
+        with self.lock:
+            return (<char*>self.states)[:self.n * sizeof(GameState)]
+
+
+cdef const int64_t[::1] _int64_vector(object actions) except *:
+    """A one-dimensional int64 view of the caller's action indices (a copy if the array is
+    of another integer type or not contiguous); TypeError for anything but integers."""
+    import numpy
+    array = numpy.asarray(actions)
+    if array.dtype.kind not in "iu" or array.ndim != 1:
+        raise TypeError(f"actions: a one-dimensional integer array, not {array.dtype} of "
+                        f"{array.ndim} dimensions")
+    if array.dtype.kind == "u" and array.size and array.max() > 0x7FFFFFFFFFFFFFFF:
+        raise ValueError("an action index lies in 0 .. the action space's size")
+    return numpy.ascontiguousarray(array, dtype=numpy.int64)
+
+
+def restore_vector(object rules, Py_ssize_t n, uint64_t seed, uint64_t rng, Py_ssize_t steps,
+                   bytes codes, bytes states, bytes episodes):
+    """A VectorGame from its pickled parts (VectorGame.__reduce__), every state checked
+    against the rules (state.pxd's state_fault)."""
+    import numpy
+    cdef VectorGame game
+    cdef Py_ssize_t i
+    cdef const char* raw = states
+    cdef GameState one
+    code_array = numpy.frombuffer(codes, dtype=numpy.uint64)
+    order = numpy.argsort(code_array, kind="stable").astype(numpy.int64)
+    game = VectorGame(rules, n, seed, code_array, numpy.ascontiguousarray(code_array[order]),
+                      order)
+    if len(states) != n * sizeof(GameState) or len(episodes) != n * sizeof(uint64_t) \
+            or steps < 0:
+        raise ValueError("the pickled VectorGame's parts have the wrong sizes for this build")
+    for i in range(n):
+        memcpy(&one, raw + i * sizeof(GameState), sizeof(GameState))
+        if state_fault(&one, &game.cfg) or one.phase == OVER or one.key != state_key(&one,
+                                                                                  &game.cfg):
+            raise ValueError(f"the pickled VectorGame's game {i} is in a state these rules "
+                             f"cannot reach")
+    memcpy(game.states, raw, n * sizeof(GameState))
+    memcpy(game.episodes, <const char*>episodes, n * sizeof(uint64_t))
+    game.rng = rng
+    game.steps = steps
+    return game

@@ -359,7 +359,7 @@ class DouDizhuAdapter(Adapter):
         return self._cached_mask
 
     def _apply(self, seat: int, index: int) -> None:
-        self.game.push(int(self.space.codes[index]))
+        self.game.push_code(int(self.space.codes[index]))
         self._cached_mask = None
 
     def observation(self, seat: int) -> Vector:

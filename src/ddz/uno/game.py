@@ -597,6 +597,13 @@ class Game:
         """The core state as bytes: two games with equal bytes are in the same state."""
         return bytes(self._core.state_bytes())
 
+    @property
+    def key(self) -> int:
+        """The state key: a 64-bit integer, equal for equal states and, with near certainty,
+        different for different ones, kept up to date on every push and undo (Zobrist
+        hashing of the hands and piles; ``docs/positions.md``, "The state key")."""
+        return int(self._core.key)
+
     def __repr__(self) -> str:
         if self.is_over:
             end = "blocked" if self.is_blocked else f"won by {self.winner}"

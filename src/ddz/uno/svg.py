@@ -19,7 +19,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ddz.svg import _n, _place, _reverse_mark, _skip_mark, back, backs, document, pill, text
+from ddz.svg import (
+    _n,
+    _place,
+    _reverse_mark,
+    _skip_mark,
+    _to_act,
+    back,
+    backs,
+    document,
+    pill,
+    text,
+)
 from ddz.uno.cards import Card
 from ddz.uno.game import Game, Observation
 from ddz.uno.render import rules_name
@@ -296,9 +307,7 @@ def _row(seen: _Seen, player: int, top: int) -> str:
     if player == seen.uno_player:
         parts.append(pill(22, top + 72, "UNO?", fill="#c62828"))
     if acting:
-        parts.append(
-            f'<polygon points="122,{top + 24} 134,{top + 32} 122,{top + 40}" fill="#ffeb3b"/>'
-        )
+        parts.append(_to_act(top))
     card_top = top + (_ROW - CARD_HEIGHT) / 2
     if cards is None:
         parts.append(backs(_HAND_X, card_top, size))

@@ -205,9 +205,9 @@ def check_vector(
     """Random play, single and batched, agree: a ``VectorGame`` of ``games`` rounds and as
     many ``uno.Game`` objects take the same random legal actions for ``steps`` steps, and at
     every step their legal-action masks (over ``ddz.envs.UnoActionSpace``), observations,
-    players to act, rewards and round ends must be equal. Raises AssertionError naming the
-    first difference; returns the number of rounds that ran to their end (``ddz.testing.
-    check_env`` for UNO).
+    players to act, state keys, rewards and round ends must be equal. Raises AssertionError
+    naming the first difference; returns the number of rounds that ran to their end
+    (``ddz.testing.check_env`` for UNO).
 
     >>> check_vector(2, games=8, steps=400, seed=1)
     3
@@ -222,10 +222,12 @@ def check_vector(
         masks = vector.legal_action_mask()
         observations = vector.observations()
         current = vector.current_players
+        keys = vector.keys
         for i, game in enumerate(singles):
             where = f"step {step}, round {i} (deal seed {vector.deal_seed(i)})"
             player = game.current_player
             assert player is not None and current[i] == player, f"{where}: player to act"
+            assert int(keys[i]) == game.key, f"{where}: state key"
             turn = [a for a in game.legal_actions(player) if a.kind not in ("uno", "catch")]
             assert np.array_equal(masks[i], space.mask(turn).astype(bool)), (
                 f"{where}: legal actions"

@@ -1,0 +1,457 @@
+"""What the web page plays and replays: games held by id, every request checked.
+
+A session is a game against the built-in agents (one person's seat, agents in the others)
+or a replay of a record. Each turns its state into a JSON-ready dict: the table as SVG
+(drawn from the person's seat: other hands and the kitty face down), the same as text, the
+person's legal actions, a log. Requests arrive as decoded JSON; anything wrong in one
+raises :class:`RequestError` with a message for the person (a bad field, an illegal move
+and its reason), never anything else: the server answers those with status 400.
+
+>>> store = Store()
+>>> state = store.create({"game": "classic", "seat": 0, "agents": "greedy", "seed": 4})
+>>> state["phase"], state["you"], state["turn"]
+('play', 0, 0)
+>>> store.act(state["id"], {"action": "333"})
+Traceback (most recent call last):
+...
+ddz.web.sessions.RequestError: 333 plays cards the hand does not hold
+"""
+
+from __future__ import annotations
+
+import abc
+import collections
+import json
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ddz
+import ddz.svg
+from ddz import render, uno
+from ddz.agents import AGENTS, choose, make_agent
+from ddz.errors import IllegalMoveError, shorten
+from ddz.rules import PRESETS
+from ddz.uno import render as uno_render
+from ddz.uno import svg as uno_svg
+from ddz.uno.agents import AGENTS as UNO_AGENTS
+from ddz.uno.agents import choose as uno_choose
+from ddz.uno.agents import make_agent as uno_make_agent
+
+__all__ = ["GAMES", "MAX_SESSIONS", "RequestError", "SessionNotFound", "Store", "read_record"]
+
+GAMES = ("classic", "two-player", "uno-landlord", "uno")
+"""The games the page offers: the three Dou Dizhu variants and UNO (Lombardy rules)."""
+
+MAX_SESSIONS = 200
+"""Sessions held at once; the one used longest ago goes first."""
+
+MAX_AGENT_STEPS = 10_000
+"""Agent actions one request may run (a UNO round of agents ends long before)."""
+
+State = dict[str, Any]
+
+
+class RequestError(ValueError):
+    """A request the page should not have sent, or an illegal action: the message says why."""
+
+
+class SessionNotFound(LookupError):
+    """No session has this id (it never existed, was dropped, or the server restarted)."""
+
+
+def _field(body: object, name: str, kind: type, default: Any = None) -> Any:
+    """``body[name]`` checked to be of ``kind`` (a missing field gives ``default``; no body
+    at all is an empty one)."""
+    if body is None:
+        body = {}
+    if not isinstance(body, dict):
+        raise RequestError("the request body is a JSON object")
+    value = body.get(name, default)
+    if value is None:
+        return None
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise RequestError(f"{name} is a whole number, not {shorten(value)}")
+    if not isinstance(value, kind):
+        raise RequestError(f"{name} is {kind.__name__}, not {shorten(value)}")
+    return value
+
+
+def _agent_names(text: str | None, names: Sequence[str], seats: int) -> list[str]:
+    """One agent name per other seat: a comma-separated list, one name filling them all."""
+    chosen = [name.strip() for name in (text or "greedy").split(",") if name.strip()]
+    for name in chosen:
+        if name not in names:
+            raise RequestError(f"no agent {shorten(name)}; the agents are: {', '.join(names)}")
+    if len(chosen) == 1:
+        chosen *= seats
+    if len(chosen) != seats:
+        raise RequestError(f"name one agent, or one for each of the {seats} other seats")
+    return chosen
+
+
+def _seed(body: object) -> int:
+    seed = _field(body, "seed", int)
+    if seed is None:
+        return secrets.randbits(32)
+    if not 0 <= seed < 1 << 64:
+        raise RequestError("a seed is a whole number in 0 .. 2**64 - 1")
+    return int(seed)
+
+
+class Session(abc.ABC):
+    """A game or a replay the page shows."""
+
+    def __init__(self, session_id: str) -> None:
+        self.id = session_id
+
+    @abc.abstractmethod
+    def state(self, body: object = None) -> State: ...
+
+    def act(self, body: object) -> State:
+        raise RequestError("a replay takes no actions: step through it instead")
+
+
+# --- playing Dou Dizhu ------------------------------------------------------------------------
+
+
+class DouDizhuGame(Session):
+    """The person at ``seat`` against agents, one game (a void deal is redealt)."""
+
+    def __init__(self, session_id: str, body: object) -> None:
+        super().__init__(session_id)
+        variant = _field(body, "game", str)
+        self.rules = PRESETS[variant]
+        self.seat = _field(body, "seat", int, 0)
+        if self.seat not in range(self.rules.players):
+            raise RequestError(f"seat is 0..{self.rules.players - 1} for {variant}")
+        self.seed = _seed(body)
+        others = [p for p in range(self.rules.players) if p != self.seat]
+        names = _agent_names(_field(body, "agents", str), list(AGENTS), len(others))
+        self.agents = {p: make_agent(n, self.seed + p) for p, n in zip(others, names, strict=True)}
+        self.names = {p: n for p, n in zip(others, names, strict=True)}
+        self.game = ddz.Game(self.rules, seed=self.seed)
+        self.log: list[str] = [f"seed {self.seed}; seat {self.game.first_player} bids first"]
+        self._advance()
+
+    def _advance(self) -> None:
+        """Agents act until the person is to act or the game is over."""
+        for _ in range(MAX_AGENT_STEPS):
+            game = self.game
+            if game.is_void:
+                self.game = game.redeal()
+                self.log.append(f"everyone passed: redealt (seed {self.game.seed})")
+                continue
+            seat = game.current_player
+            if seat is None or seat == self.seat:
+                return
+            record = game.step(choose(self.agents[seat], game))
+            self.log.append(f"seat {seat} ({self.names[seat]}): {record.action}")
+        raise RequestError("the agents did not finish their turns")  # pragma: no cover
+
+    def act(self, body: object) -> State:
+        game = self.game
+        if game.is_over:
+            raise RequestError("the game is over: start a new one")
+        if game.current_player != self.seat:  # pragma: no cover - agents always finish
+            raise RequestError(f"it is seat {game.current_player}'s turn")
+        action = _field(body, "action", str)
+        cards = _field(body, "cards", str)
+        if (action is None) == (cards is None):
+            raise RequestError("send an action (text) or the cards to play")
+        chosen = action if action is not None else self._move_of(cards)
+        if len(chosen) > 200:
+            raise RequestError(f"no action is that long: {shorten(chosen)}")
+        try:
+            record = game.step(chosen)
+        except IllegalMoveError as error:
+            raise RequestError(str(error)) from None
+        self.log.append(f"seat {self.seat} (you): {record.action}")
+        self._advance()
+        return self.state()
+
+    def _move_of(self, text: str) -> str:
+        """The legal move that plays exactly these cards; when several readings do, the
+        person chooses from the list."""
+        if self.game.phase != "play":
+            raise RequestError("bid first: choose pass or a bid")
+        try:
+            cards = ddz.Cards.parse(text)
+        except ValueError as error:
+            raise RequestError(str(error)) from None
+        if not cards:
+            raise RequestError("select cards to play (or pass)")
+        matches = [str(a) for a in self.game.legal_actions() if a.cards == cards]  # type: ignore[union-attr]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise RequestError(f"{cards} can be played as {' or '.join(matches)}: choose one")
+        reason = self.game.why_illegal(str(cards))
+        raise RequestError(reason or f"{cards} is no legal move now")
+
+    def state(self, body: object = None) -> State:
+        game = self.game
+        legal = [str(a) for a in game.legal_actions()] if game.current_player == self.seat else []
+        seen = render.view(game, seat=None if game.is_over else self.seat)
+        return {
+            "id": self.id,
+            "kind": "doudizhu",
+            "game": render.rules_name(self.rules),
+            "you": self.seat,
+            "phase": game.phase,
+            "turn": game.current_player,
+            "legal": legal,
+            "svg": ddz.svg.table(seen),
+            "text": render.text(seen),
+            "log": self.log[-60:],
+            "over": game.is_over,
+            "result": seen.result,
+            "hint": "bid or pass with the buttons below"
+            if game.phase == "bidding"
+            else "click your cards, then Play selected; or choose an action below",
+        }
+
+
+# --- playing UNO ------------------------------------------------------------------------------
+
+
+class UnoGame(Session):
+    """The person at ``seat`` against agents, one round of UNO. The person is asked whenever
+    they have a legal action, out of turn too (a jump-in, an UNO call, a catch): they may let
+    the moment pass."""
+
+    def __init__(self, session_id: str, body: object) -> None:
+        super().__init__(session_id)
+        players = _field(body, "players", int, 4)
+        if not 2 <= players <= uno.MAX_PLAYERS:
+            raise RequestError(f"UNO is for 2..{uno.MAX_PLAYERS} players")
+        self.seat = _field(body, "seat", int, 0)
+        if self.seat not in range(players):
+            raise RequestError(f"seat is 0..{players - 1} for {players} players")
+        self.seed = _seed(body)
+        others = [p for p in range(players) if p != self.seat]
+        names = _agent_names(_field(body, "agents", str), list(UNO_AGENTS), len(others))
+        self.agents = {
+            p: uno_make_agent(n, self.seed + p) for p, n in zip(others, names, strict=True)
+        }
+        self.names = {p: n for p, n in zip(others, names, strict=True)}
+        self.game = uno.Game(players, seed=self.seed)
+        self.log: list[str] = [f"seed {self.seed}; the first card is {self.game.top}"]
+        self._advance(None, answered=False)
+
+    def _mine(self) -> list[uno.Action]:
+        return self.game.legal_actions(self.seat)
+
+    def _advance(self, mine: uno.Action | None, *, answered: bool) -> None:
+        """Settle moments until the person has a legal action they have not answered, or the
+        round is over: the first with the person's answer (``mine``, None to let it pass)
+        when ``answered``, the rest with the agents' actions alone."""
+        game = self.game
+        for _ in range(MAX_AGENT_STEPS):
+            if game.is_over or (self._mine() and not answered):
+                return
+            intents = [] if mine is None else [mine]
+            by_player: dict[int, list[uno.Action]] = collections.defaultdict(list)
+            for action in game.legal_actions():
+                if action.player != self.seat:
+                    by_player[action.player].append(action)
+            for player, actions in by_player.items():
+                wanted = uno_choose(self.agents[player], game, player, actions)
+                if wanted is not None:
+                    intents.append(wanted)
+            try:
+                taken = game.resolve(intents)
+            except IllegalMoveError as error:
+                raise RequestError(str(error)) from None
+            for action in taken:
+                who = "you" if action.player == self.seat else self.names[action.player]
+                self.log.append(f"player {action.player} ({who}): {action.text}")
+            mine, answered = None, False
+        raise RequestError("the agents did not finish their turns")  # pragma: no cover
+
+    def act(self, body: object) -> State:
+        game = self.game
+        if game.is_over:
+            raise RequestError("the round is over: start a new one")
+        mine = self._mine()
+        if not mine:  # pragma: no cover - the session waits only for the person
+            raise RequestError("nothing for you to do now")
+        action = _field(body, "action", str)
+        card = _field(body, "card", str)
+        if action is not None and card is not None:
+            raise RequestError("send an action or a card, not both")
+        chosen: uno.Action | None = None
+        if card is not None:
+            chosen = self._play_of(card, mine)
+        elif action is not None and action.strip().lower() != "none":
+            try:
+                chosen = game.parse_action(action if ":" in action else f"{self.seat}: {action}")
+            except IllegalMoveError as error:
+                raise RequestError(str(error)) from None
+            if chosen.player != self.seat:
+                raise RequestError("you act for yourself only")
+            reason = game.why_illegal(chosen)
+            if reason is not None:
+                raise RequestError(reason)
+        if chosen is None and game.current_player == self.seat:
+            raise RequestError("it is your turn: play a card or draw")
+        self._advance(chosen, answered=True)
+        return self.state()
+
+    def _play_of(self, text: str, mine: list[uno.Action]) -> uno.Action:
+        try:
+            card = uno.Card.parse(text)
+        except ValueError as error:
+            raise RequestError(str(error)) from None
+        plays = [a for a in mine if a.kind == "play" and a.card == card]
+        if len(plays) == 1:
+            return plays[0]
+        if plays:
+            raise RequestError(f"choose the colour for {card}")
+        reason = self.game.why_illegal(
+            uno.Action(self.seat, "play", card, "red" if card.is_wild else None)
+        )
+        raise RequestError(reason or f"{card} cannot be played now")
+
+    def state(self, body: object = None) -> State:
+        game = self.game
+        seat = None if game.is_over else self.seat
+        mine = [a.text for a in self._mine()]
+        return {
+            "id": self.id,
+            "kind": "uno",
+            "game": "uno",
+            "you": self.seat,
+            "phase": "over" if game.is_over else "play",
+            "turn": game.current_player,
+            "legal": mine,
+            "may_pass": bool(mine) and game.current_player != self.seat,
+            "svg": uno_svg.table(game, seat=seat),
+            "text": uno_render.text(game, seat=seat),
+            "log": self.log[-60:],
+            "over": game.is_over,
+            "result": _uno_result(game),
+            "hint": "click a card to play it, or choose an action below",
+        }
+
+
+def _uno_result(game: uno.Game) -> str | None:
+    if not game.is_over:
+        return None
+    points = " ".join(str(p) for p in game.points())
+    end = "blocked: nobody went out" if game.winner is None else f"player {game.winner} went out"
+    return f"{end}; points {points}"
+
+
+# --- replays --------------------------------------------------------------------------------
+
+
+def read_record(text: str) -> ddz.Game | uno.Game:
+    """A finished or unfinished game from a record: Dou Dizhu JSON (``ddz-game/1``) or text
+    (``Game.record()``), or UNO JSON (``ddz-uno-game/1``)."""
+    stripped = text.strip()
+    if not stripped:
+        raise RequestError("the record is empty")
+    try:
+        if stripped.startswith("{"):
+            data = json.loads(stripped)
+            if isinstance(data, dict) and data.get("format") == "ddz-uno-game/1":
+                return uno.Game.from_json(stripped)
+            return ddz.Game.from_json(stripped)
+        return ddz.Game.from_record(stripped)
+    except (ValueError, KeyError, TypeError, IndexError) as error:
+        detail = str(error) if isinstance(error, ValueError) else f"missing or bad {error}"
+        raise RequestError(f"the record does not replay: {shorten(detail, 300)[1:-1]}") from None
+
+
+class Replay(Session):
+    """A recorded game, shown at any ply with every hand face up."""
+
+    def __init__(self, session_id: str, body: object) -> None:
+        super().__init__(session_id)
+        record = _field(body, "record", str)
+        if record is None:
+            raise RequestError("send the record's text")
+        self.game = read_record(record)
+        if isinstance(self.game, uno.Game):
+            self.moves = [str(action) for action in self.game.history]
+        else:
+            self.moves = [f"{r.player}: {r.action}" for r in self.game.history]
+
+    def at(self, ply: int) -> ddz.Game | uno.Game:
+        game = self.game.copy()
+        for _ in range(len(self.moves) - ply):
+            game.undo()
+        return game
+
+    def state(self, body: object = None) -> State:
+        ply = _field(body, "ply", int, len(self.moves))
+        if not 0 <= ply <= len(self.moves):
+            raise RequestError(f"ply is 0..{len(self.moves)}")
+        game = self.at(ply)
+        if isinstance(game, uno.Game):
+            svg, text, kind = uno_svg.table(game), uno_render.text(game), "uno"
+        else:
+            svg, text, kind = ddz.svg.table(game), render.text(game), "doudizhu"
+        return {
+            "id": self.id,
+            "kind": kind,
+            "replay": True,
+            "ply": ply,
+            "plies": len(self.moves),
+            "moves": self.moves,
+            "svg": svg,
+            "text": text,
+            "over": game.is_over,
+        }
+
+
+# --- the store ------------------------------------------------------------------------------
+
+
+class Store:
+    """Sessions by id, at most :data:`MAX_SESSIONS`; one lock serialises their use (the agents
+    answer in microseconds, so requests never wait long)."""
+
+    def __init__(self, *, limit: int = MAX_SESSIONS) -> None:
+        self._sessions: collections.OrderedDict[str, Session] = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self._limit = limit
+
+    def _add(self, make: Callable[[str], Session]) -> State:
+        session = make(secrets.token_urlsafe(12))
+        with self._lock:
+            self._sessions[session.id] = session
+            while len(self._sessions) > self._limit:
+                self._sessions.popitem(last=False)
+            return session.state()
+
+    def create(self, body: object) -> State:
+        """A new game: ``{"game": "classic" | "two-player" | "uno-landlord" | "uno",
+        "seat": 0, "agents": "greedy" or "random,greedy", "seed": 7, "players": 4}``."""
+        game = _field(body, "game", str)
+        if game not in GAMES:
+            raise RequestError(f"game is one of {', '.join(GAMES)}, not {shorten(game)}")
+        if game == "uno":
+            return self._add(lambda sid: UnoGame(sid, body))
+        return self._add(lambda sid: DouDizhuGame(sid, body))
+
+    def replay(self, body: object) -> State:
+        """A new replay: ``{"record": "<JSON or text record>"}``."""
+        return self._add(lambda sid: Replay(sid, body))
+
+    def get(self, session_id: str) -> Session:
+        session = self._sessions.get(session_id)
+        if session is None:
+            raise SessionNotFound(session_id)
+        self._sessions.move_to_end(session_id)
+        return session
+
+    def state(self, session_id: str, body: object = None) -> State:
+        with self._lock:
+            return self.get(session_id).state(body)
+
+    def act(self, session_id: str, body: object) -> State:
+        with self._lock:
+            return self.get(session_id).act(body)

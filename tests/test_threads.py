@@ -1,0 +1,247 @@
+"""Threads: separate objects in parallel give exactly the single-threaded results, and one
+object shared by several threads is serialised (never corrupted, never crashed), with the
+interpreter switching threads as often as it can (``sys.setswitchinterval(1e-6)``).
+
+Every result is checked against a single-threaded run of the same work."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import sys
+import threading
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pytest
+
+import ddz
+from ddz import IllegalMoveError, batch
+
+THREADS = 4
+
+
+@pytest.fixture(autouse=True)
+def switch_often() -> Iterator[None]:
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
+
+
+def run_threads(work: Callable[[int], object], count: int = THREADS) -> list[object]:
+    """work(i) on thread i, all started together; their results (or it re-raises)."""
+    results: list[object] = [None] * count
+    errors: list[BaseException] = []
+    start = threading.Barrier(count)
+
+    def body(i: int) -> None:
+        try:
+            start.wait()
+            results[i] = work(i)
+        except BaseException as error:  # re-raised in the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=body, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return results
+
+
+def random_game_masks(seed: int) -> list[bytes]:
+    """One random game: the legal-action mask before every action, as bytes."""
+    game = ddz.Game(seed=seed)
+    rng = random.Random(seed)
+    masks = []
+    while not game.is_over:
+        mask = game.legal_action_mask()
+        masks.append(mask.tobytes())
+        game.step(int(rng.choice(np.flatnonzero(mask))))
+    return masks
+
+
+def test_masks_of_separate_games_in_threads_equal_single_threaded() -> None:
+    """One process-wide action space used to share a scratch array: two threads' masks
+    mixed about 2% of the time."""
+    seeds = [[100 * worker + game for game in range(6)] for worker in range(THREADS)]
+    expected = [[random_game_masks(seed) for seed in row] for row in seeds]
+    got = run_threads(lambda i: [random_game_masks(seed) for seed in seeds[i]])
+    assert got == expected
+
+
+def test_one_game_stepped_by_many_threads_is_serialised() -> None:
+    """check and apply were two calls: two threads stepping one game applied an unchecked
+    action (a segfault once the game was over). Each step is now one core call: every
+    thread's records are exactly the game's history, and the history replays."""
+    for seed in range(4):
+        game = ddz.Game(seed=seed)
+
+        def player(i: int, game: ddz.Game = game) -> list[ddz.game.ActionRecord]:
+            rng = random.Random(i)
+            records = []
+            while not game.is_over:
+                actions = game.legal_actions()
+                if not actions:
+                    break
+                # another thread may move first: then this action is stale and refused
+                with contextlib.suppress(IllegalMoveError):
+                    records.append(game.step(rng.choice(actions)))
+            return records
+
+        records = [r for rs in run_threads(player) for r in rs]  # type: ignore[attr-defined]
+        history = game.history
+        assert sorted(records, key=lambda r: r.ply) == history
+        assert game.is_over
+        replay = ddz.Game(seed=seed)
+        for record in history:
+            replay.step(record.action)
+        assert replay.state_bytes() == game.state_bytes()
+
+
+def test_one_game_pushed_copied_and_undone_by_many_threads_never_breaks() -> None:
+    game = ddz.Game(seed=77)
+    states = set()
+    reference = ddz.Game(seed=77)
+    while not reference.is_over:  # every state of the line the threads walk
+        states.add(reference.state_bytes())
+        reference.push(reference.legal_actions()[0])
+    states.add(reference.state_bytes())
+
+    def worker(i: int) -> int:
+        seen = 0
+        for _ in range(300):
+            copy = game.copy()
+            assert copy.state_bytes() in states
+            actions = game.legal_actions()
+            if i % 2 and actions:
+                with contextlib.suppress(IllegalMoveError):  # the game moved on, or ended
+                    game.push(actions[0])
+            elif game.history:
+                with contextlib.suppress(IndexError):
+                    game.undo()
+            seen += 1
+        return seen
+
+    assert run_threads(worker) == [300] * THREADS
+    # pushes of legal_actions()[0] from any state of the line stay on the line, except when
+    # a thread's list was stale: then push (unchecked) may leave the line; either way the
+    # game is one the core can hold, and its views read
+    game.history, game.observation(0).encode(), game.payoffs()
+
+
+def test_simulate_in_threads_equals_one_thread() -> None:
+    one = ddz.simulate(600, seed=5, agents=("greedy", "random", "random"))
+    for threads in (2, 3, 8):
+        assert ddz.simulate(600, seed=5, agents=("greedy", "random", "random"),
+                            threads=threads) == one
+    results = run_threads(lambda i: ddz.simulate(300, seed=i, threads=2))
+    assert results == [ddz.simulate(300, seed=i) for i in range(THREADS)]
+
+
+def play_vector(seed: int, steps: int) -> list[bytes]:
+    games = ddz.VectorGame(8, seed=seed)
+    trace = []
+    for _ in range(steps):
+        rewards, done = games.step(games.sample_legal())
+        trace.append(rewards.tobytes() + done.tobytes() + games.observations().tobytes())
+        trace.append(games.legal_action_mask().tobytes())
+    return trace
+
+
+def test_separate_vector_games_in_threads_equal_single_threaded() -> None:
+    expected = [play_vector(seed, 40) for seed in range(THREADS)]
+    assert run_threads(lambda i: play_vector(i, 40)) == expected
+
+
+def test_one_vector_game_stepped_by_many_threads_replays_in_step_order() -> None:
+    """Two threads stepping one VectorGame corrupted thousands of games silently. Now each
+    call holds the object's lock: the steps, in the order the core numbered them, replay to
+    the same rewards and the same final state single-threaded."""
+    games = ddz.VectorGame(16, seed=9)
+    log: list[tuple[int, bytes, bytes]] = []
+    lock = threading.Lock()
+
+    def stepper(i: int) -> int:
+        taken = 0
+        for _ in range(60):
+            actions = games.sample_legal()
+            rewards = np.zeros((16, 3), dtype=np.int64)
+            done = np.zeros(16, dtype=np.uint8)
+            try:
+                number = games._core.step(actions, rewards, done)
+            except ValueError:
+                continue  # another thread stepped between sample and step: nothing changed
+            with lock:
+                log.append((number, actions.tobytes(), rewards.tobytes() + done.tobytes()))
+            taken += 1
+        return taken
+
+    taken = run_threads(stepper)
+    assert sum(taken) == len(log) == games._core.steps  # type: ignore[arg-type]
+    replay = ddz.VectorGame(16, seed=9)
+    for number, (index, actions, outcome) in enumerate(sorted(log)):
+        assert index == number
+        rewards = np.zeros((16, 3), dtype=np.int64)
+        done = np.zeros(16, dtype=np.uint8)
+        replay._core.step(np.frombuffer(actions, dtype=np.int64), rewards, done)
+        assert rewards.tobytes() + done.tobytes() == outcome
+    assert replay.state_bytes() == games.state_bytes()
+
+
+def test_vector_game_readers_never_see_half_a_step() -> None:
+    """Readers (masks, observations, players) run while one thread steps: every read must be
+    of a state some step left, never of a step in progress."""
+    reference = ddz.VectorGame(32, seed=3)
+    plan = []
+    seen_masks = {reference.legal_action_mask().tobytes()}
+    seen_observations = {reference.observations().tobytes()}
+    for _ in range(25):
+        actions = reference.sample_legal()
+        plan.append(actions)
+        reference.step(actions)
+        seen_masks.add(reference.legal_action_mask().tobytes())
+        seen_observations.add(reference.observations().tobytes())
+    games = ddz.VectorGame(32, seed=3)
+
+    def work(i: int) -> int:
+        if i == 0:
+            for actions in plan:
+                games.step(actions)
+            return len(plan)
+        reads = 0
+        for _ in range(40):
+            assert games.legal_action_mask().tobytes() in seen_masks
+            assert games.observations().tobytes() in seen_observations
+            reads += 1
+        return reads
+
+    run_threads(work)
+    assert games.state_bytes() == reference.state_bytes()
+
+
+def test_batch_and_legal_moves_in_threads_equal_single_threaded() -> None:
+    rng = random.Random(4)
+    hands = [ddz.Game(seed=rng.randrange(10**6)).hands[0] for _ in range(40)]
+    masks = batch.hand_masks(hands)
+    loose = ddz.CLASSIC.replace(single_kickers_distinct=False, trio_as_wings=True)
+    expected = [
+        batch.legal_moves_batch(masks, rules=rules)[0].tobytes()
+        for rules in (ddz.CLASSIC, loose)
+    ]
+    counts = [[ddz.legal_moves(h, rules=r).count() for h in hands] for r in (ddz.CLASSIC, loose)]
+
+    def work(i: int) -> tuple[bytes, list[int]]:
+        rules = (ddz.CLASSIC, loose)[i % 2]  # alternating rules: the core's rules cache
+        for _ in range(5):
+            codes = batch.legal_moves_batch(masks, rules=rules)[0].tobytes()
+            found = [ddz.legal_moves(h, rules=rules).count() for h in hands]
+        return codes, found
+
+    for i, (codes, found) in enumerate(run_threads(work)):  # type: ignore[misc]
+        assert codes == expected[i % 2] and found == counts[i % 2]
