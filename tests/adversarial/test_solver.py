@@ -16,7 +16,8 @@ def test_core_rejects_garbage(isolated: IsolatedRunner) -> None:
         values = [0, 1, -1, 2**63, 2**64 - 1, 0o4444, 0o7777777, 1 << 51, 3 << 60]
         raised = 0
         for _ in range(3000):
-            hands = [rng.choice(values + [rng.getrandbits(64)]) for _ in range(rng.choice([0, 1, 2, 3, 4]))]
+            seats = rng.choice([0, 1, 2, 3, 4])
+            hands = [rng.choice(values + [rng.getrandbits(64)]) for _ in range(seats)]
             args = (hands, rng.choice(values + [rng.getrandbits(64)]), rng.randint(-2, 3),
                     rng.randint(-2, 3), rng.randint(-2, 3))
             try:
