@@ -138,8 +138,9 @@ def test_one_game_pushed_copied_and_undone_by_many_threads_never_breaks() -> Non
 def test_simulate_in_threads_equals_one_thread() -> None:
     one = ddz.simulate(600, seed=5, agents=("greedy", "random", "random"))
     for threads in (2, 3, 8):
-        assert ddz.simulate(600, seed=5, agents=("greedy", "random", "random"),
-                            threads=threads) == one
+        assert (
+            ddz.simulate(600, seed=5, agents=("greedy", "random", "random"), threads=threads) == one
+        )
     results = run_threads(lambda i: ddz.simulate(300, seed=i, threads=2))
     assert results == [ddz.simulate(300, seed=i) for i in range(THREADS)]
 
@@ -231,8 +232,7 @@ def test_batch_and_legal_moves_in_threads_equal_single_threaded() -> None:
     masks = batch.hand_masks(hands)
     loose = ddz.CLASSIC.replace(single_kickers_distinct=False, trio_as_wings=True)
     expected = [
-        batch.legal_moves_batch(masks, rules=rules)[0].tobytes()
-        for rules in (ddz.CLASSIC, loose)
+        batch.legal_moves_batch(masks, rules=rules)[0].tobytes() for rules in (ddz.CLASSIC, loose)
     ]
     counts = [[ddz.legal_moves(h, rules=r).count() for h in hands] for r in (ddz.CLASSIC, loose)]
 

@@ -37,23 +37,12 @@ from ddz._core import moves as _core
 from ddz.cards import Cards
 from ddz.game import Bid, Game
 from ddz.moves import PASS, Move, MoveLike
-from ddz.rules import RLCARD, Rules
+from ddz.rules import RLCARD, Rules, action_codes
 
 __all__ = ["BIDDING_ACTIONS", "ActionSpace", "rlcard_action_ids"]
 
 BIDDING_ACTIONS = (Bid("bid", 1), Bid("bid", 2), Bid("bid", 3), Bid("call"), Bid("grab"))
 """The bidding actions at the end of every action space (the pass is index 0)."""
-
-_TYPE_SHIFT = _core.TYPE_SHIFT_
-
-
-def _card_counts(codes: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    """How many cards each move code plays: the digits of the card field, summed."""
-    cards = codes & np.uint64(_core.CARDS_MASK)
-    total = np.zeros(len(codes), dtype=np.uint64)
-    for digit in range(_core.NUM_SYMBOLS):
-        total += (cards >> np.uint64(3 * digit)) & np.uint64(7)
-    return total
 
 
 class ActionSpace:
@@ -61,18 +50,14 @@ class ActionSpace:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        moves = _all_move_codes(rules)
-        bids = np.array([bid.code for bid in BIDDING_ACTIONS], dtype=np.uint64)
-        self.codes: npt.NDArray[np.uint64] = np.concatenate(
-            [np.zeros(1, dtype=np.uint64), moves, bids]
-        )
-        """The action codes in index order (0 is the pass)."""
-        self.num_moves = len(moves)
+        self.codes: npt.NDArray[np.uint64] = action_codes(rules)
+        """The action codes in index order (0 is the pass; read-only)."""
+        self.num_moves = len(self.codes) - 1 - len(BIDDING_ACTIONS)
         self._order = np.argsort(self.codes, kind="stable")
         self._sorted = self.codes[self._order]
         # An action space is shared (action_space() caches one per rules) by every game and
         # thread: it holds only arrays nobody writes after this point.
-        for array in (self.codes, self._order, self._sorted):
+        for array in (self._order, self._sorted):
             array.flags.writeable = False
 
     @property
@@ -120,43 +105,13 @@ class ActionSpace:
 
     def legal_mask(self, game: Game) -> npt.NDArray[np.bool_]:
         """The legal-action mask of a game's player to act (all False once it is over),
-        straight from the core's codes: no action objects are built."""
+        straight from the core: no action objects are built (``Game.legal_action_mask``)."""
         if game.rules != self.rules:
             raise ValueError("the game plays other rules than this action space")
-        core = game._core
-        if core.phase == "play":
-            hand, table = core.hands[core.current], core.table
-            out = np.empty(1024, dtype=np.uint64)  # this call's own: threads share the space
-            count = _core.moves_into(hand, table, self.rules, out)
-            if count > len(out):
-                out = np.empty(count, dtype=np.uint64)
-                count = _core.moves_into(hand, table, self.rules, out)
-            codes: npt.ArrayLike = out[:count]
-        else:
-            codes = core.bidding_codes()
-        mask = np.zeros(self.size, dtype=np.bool_)
-        mask[self.indices(codes)] = True
-        return mask
+        return game.legal_action_mask()
 
     def __repr__(self) -> str:
         return f"<ActionSpace {self.size} actions>"
-
-
-@functools.lru_cache(maxsize=32)
-def _all_move_codes(rules: Rules) -> npt.NDArray[np.uint64]:
-    """Every move of the rules that fits the largest hand, in index order."""
-    deck = rules.deck.mask
-    out = np.empty(1 << 17, dtype=np.uint64)
-    count = _core.moves_into(deck, 0, rules, out)
-    if count > len(out):
-        out = np.empty(count, dtype=np.uint64)
-        count = _core.moves_into(deck, 0, rules, out)
-    codes = out[:count]
-    codes = codes[_card_counts(codes) <= np.uint64(rules.hand_size + rules.kitty_size)]
-    kinds = codes >> np.uint64(_TYPE_SHIFT) & np.uint64(31)
-    ordered = codes[np.lexsort((codes, kinds))]
-    ordered.flags.writeable = False  # cached and shared: nobody may write it
-    return ordered
 
 
 @functools.lru_cache(maxsize=32)

@@ -69,8 +69,10 @@ def check_integer(value: object, name: str, low: int, high: int) -> int:
     ...
     ValueError: n must lie in 1 .. 16777216, not 2305843009213693952
     """
-    if isinstance(value, bool) or type(value).__name__ == "bool_" or not hasattr(
-        value, "__index__"
+    if (
+        isinstance(value, bool)
+        or type(value).__name__ == "bool_"
+        or not hasattr(value, "__index__")
     ):
         raise TypeError(f"{name} must be an integer, not {shorten(value)}")
     number = value.__index__()

@@ -24,6 +24,7 @@ Bid('bid', 3)
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import operator
 import random
@@ -33,17 +34,20 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from ddz._core import actions as _actions
 from ddz._core import game as _core
 from ddz.cards import Cards, CardsLike
 from ddz.errors import IllegalMoveError, check_integer, shorten
 from ddz.moves import PASS, Move, why_illegal
 from ddz.position import Position
-from ddz.rules import CLASSIC, PRESETS, Bidding, Rules
+from ddz.rules import CLASSIC, PRESETS, Bidding, Rules, action_codes
 
 if TYPE_CHECKING:
     from ddz.actions import ActionSpace
 
 __all__ = [
+    "HISTORY",
+    "HISTORY_ENTRY_LAYOUT",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "Action",
@@ -51,6 +55,8 @@ __all__ = [
     "Bid",
     "Game",
     "Observation",
+    "observation_layout",
+    "observation_size",
 ]
 
 
@@ -147,6 +153,46 @@ OBSERVATION_LAYOUT: tuple[tuple[str, int], ...] = (
 to the observing player: index 0 is that player, 1 the next in turn order, 2 the one after."""
 
 OBSERVATION_SIZE = sum(width for _, width in OBSERVATION_LAYOUT)
+
+HISTORY = 15
+"""How many past moves ``Game.observation_vector`` and the environments show by default."""
+
+HISTORY_ENTRY_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("cards", 17),  # the move's cards, a count per card symbol (all zero for a pass)
+    ("player", 3),  # who made it, one-hot, relative to the observer
+)
+"""One past move of the history part of ``observation_layout``."""
+
+
+def observation_layout(history: int = HISTORY) -> tuple[tuple[str, int], ...]:
+    """The fields of the core's observation vector (``Game.observation_vector``,
+    ``VectorGame.observations``) with ``history`` past moves, in order, with their widths:
+
+    * the base part, ``OBSERVATION_LAYOUT``: equal to ``Observation.encode()``; it holds the
+      cards each seat has left (``card_counts``) and everything else on the table;
+    * ``bombs``: bombs and rockets played so far (each doubled the score);
+    * ``history``: the last ``history`` moves of the play phase, newest first, each laid out
+      as ``HISTORY_ENTRY_LAYOUT`` (its cards, and who played it, relative to the observer:
+      a pass is a move without cards); slots before the first move of play stay zero.
+
+    >>> observation_layout(2)[-2:], observation_size(2), observation_size()
+    ((('bombs', 1), ('history', 40)), 181, 441)
+    """
+    if history.__class__ is not int or not 0 <= history <= _core.HISTORY_LIMIT:
+        raise ValueError(f"history is 0 .. {_core.HISTORY_LIMIT} moves, not {history!r}")
+    entry = sum(width for _, width in HISTORY_ENTRY_LAYOUT)
+    return (*OBSERVATION_LAYOUT, ("bombs", 1), ("history", entry * history))
+
+
+def observation_size(history: int = HISTORY) -> int:
+    """Entries of the core's observation vector with ``history`` past moves."""
+    return sum(width for _, width in observation_layout(history))
+
+
+@functools.lru_cache(maxsize=32)
+def action_index(rules: Rules) -> _actions.ActionIndex:
+    """The core's code -> index table of ``rules``' action space, built once (read-only)."""
+    return _actions.ActionIndex(np.ascontiguousarray(action_codes(rules)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -511,11 +557,37 @@ class Game:
             return self._core.legal_moves()  # type: ignore[return-value]
         return [Bid.from_code(code) for code in self._core.bidding_codes()]
 
+    def legal_codes(self) -> npt.NDArray[np.uint64]:
+        """The legal actions' core codes (``Move.code``, ``Bid.code``), in the order of
+        :meth:`legal_actions`, as a new uint64 array: no objects are built."""
+        out = np.empty(256, dtype=np.uint64)
+        count = self._core.legal_codes_into(out)
+        if count > len(out):
+            out = np.empty(count, dtype=np.uint64)
+            count = self._core.legal_codes_into(out)
+        return out[:count]
+
+    def legal_indices(self) -> npt.NDArray[np.int64]:
+        """The legal actions' indices in ``ddz.ActionSpace(self.rules)``, in the order of
+        :meth:`legal_actions`, as a new int64 array (from the core, no objects built).
+
+        >>> import ddz
+        >>> game = ddz.Game(seed=7)
+        >>> [str(ddz.ActionSpace(game.rules).action(int(i))) for i in game.legal_indices()]
+        ['pass', 'bid 1', 'bid 2', 'bid 3']
+        """
+        out = np.empty(256, dtype=np.int64)
+        count = self._core.legal_indices_into(action_index(self.rules), out)
+        if count > len(out):
+            out = np.empty(count, dtype=np.int64)
+            count = self._core.legal_indices_into(action_index(self.rules), out)
+        return out[:count]
+
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """The legal actions as a bool vector over ``ddz.ActionSpace(self.rules)``."""
-        from ddz.actions import action_space  # built from the engine, once per rules
-
-        return action_space(self.rules).legal_mask(self)
+        mask = np.zeros(self.rules.num_actions, dtype=np.bool_)
+        mask[self.legal_indices()] = True
+        return mask
 
     def parse_action(self, action: Action | str) -> Action:
         """An action object from text: ``"pass"`` (in either phase), ``"bid 2"``,
@@ -738,6 +810,37 @@ class Game:
             grabs=self.grabs,
             legal_actions=(tuple(self.legal_actions()) if player == self._core.current else ()),
         )
+
+    def observation_vector(
+        self,
+        player: int,
+        *,
+        history: int = HISTORY,
+        out: npt.NDArray[np.int8] | None = None,
+    ) -> npt.NDArray[np.int8]:
+        """What ``player`` may know now as an int8 vector computed in the core, laid out as
+        ``observation_layout(history)``: ``Observation.encode()``'s fields, the bombs so
+        far, and the last ``history`` moves of play (read from the game's own undo stack,
+        nothing rebuilt). Written into ``out`` when given (a contiguous int8 array of
+        ``observation_size(history)`` entries), else into a new array.
+
+        >>> game = Game(seed=7)
+        >>> vector = game.observation_vector(0)
+        >>> vector.shape, bool((vector[:140] == game.observation(0).encode()).all())
+        ((441,), True)
+        """
+        if out is None:
+            out = np.empty(observation_size(history), dtype=np.int8)
+        elif not (
+            isinstance(out, np.ndarray)
+            and out.dtype == np.int8
+            and out.ndim == 1
+            and out.flags.c_contiguous
+            and out.flags.writeable
+        ):
+            raise ValueError("out is a writable, contiguous, one-dimensional int8 array")
+        self._core.observation_into(player, history, out)
+        return out
 
     @property
     def key(self) -> int:

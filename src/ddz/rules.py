@@ -18,8 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from ddz._core import game as _game
 from ddz._core import moves as _moves
 from ddz.cards import RANKS, Cards
 
@@ -32,6 +37,7 @@ __all__ = [
     "UNO_LANDLORD",
     "Bidding",
     "Rules",
+    "action_codes",
 ]
 
 
@@ -202,9 +208,7 @@ class Rules:
     def num_actions(self) -> int:
         """The size of these rules' action space (``ddz.ActionSpace``): the pass, every
         move, five bidding actions."""
-        from ddz.actions import action_space  # the action space is built from the engine
-
-        return action_space(self).size
+        return len(action_codes(self))
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated like a new rule set)."""
@@ -268,3 +272,43 @@ PRESETS = {
     "uno-landlord": UNO_LANDLORD,
 }
 """The presets by the names records and the command line use."""
+
+
+@functools.lru_cache(maxsize=32)
+def action_codes(rules: Rules) -> npt.NDArray[np.uint64]:
+    """The action codes of a rule set's action space in index order (``ddz.ActionSpace``
+    numbers them): the pass (code 0), every move of the rules that fits the largest hand
+    (the landlord's, kitty included) grouped by ``MoveType`` and ordered by code within a
+    type, then ``bid 1``, ``bid 2``, ``bid 3``, ``call``, ``grab``. Built once per rule set
+    from the engine; the array is read-only.
+
+    >>> codes = action_codes(CLASSIC)
+    >>> len(codes) == CLASSIC.num_actions, int(codes[0])
+    (True, 0)
+    """
+    deck = rules.deck.mask
+    out = np.empty(1 << 17, dtype=np.uint64)
+    count = _moves.moves_into(deck, 0, rules, out)
+    if count > len(out):
+        out = np.empty(count, dtype=np.uint64)
+        count = _moves.moves_into(deck, 0, rules, out)
+    moves = out[:count]
+    cards = moves & np.uint64(_moves.CARDS_MASK)
+    sizes = np.zeros(len(moves), dtype=np.uint64)
+    for digit in range(_moves.NUM_SYMBOLS):
+        sizes += (cards >> np.uint64(3 * digit)) & np.uint64(7)
+    moves = moves[sizes <= np.uint64(rules.hand_size + rules.kitty_size)]
+    kinds = moves >> np.uint64(_moves.TYPE_SHIFT_) & np.uint64(31)
+    moves = moves[np.lexsort((moves, kinds))]
+    one = 1 << _LENGTH_SHIFT  # the bidding actions' length field is 1, as for any move
+    bids = [
+        (_game.BID_ << _moves.TYPE_SHIFT_) | (value << _moves.RANK_SHIFT_) | one
+        for value in (1, 2, 3)
+    ]
+    bids += [(kind << _moves.TYPE_SHIFT_) | one for kind in (_game.CALL_, _game.GRAB_)]
+    codes = np.concatenate([np.zeros(1, dtype=np.uint64), moves, np.array(bids, dtype=np.uint64)])
+    codes.setflags(write=False)
+    return codes
+
+
+_LENGTH_SHIFT = 60  # layout.pxd: the chain-length field of a code

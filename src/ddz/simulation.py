@@ -12,7 +12,7 @@ deal when it ends.
 >>> games = ddz.VectorGame(4, rules=ddz.CLASSIC, seed=2)
 >>> mask = games.legal_action_mask()
 >>> mask.shape == (4, ddz.CLASSIC.num_actions), games.observations().shape
-(True, (4, 140))
+(True, (4, 441))
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import numpy.typing as npt
 from ddz._core import vector as _core
 from ddz.actions import ActionSpace, action_space
 from ddz.errors import check_integer
-from ddz.game import OBSERVATION_SIZE
+from ddz.game import HISTORY, action_index, observation_size
 from ddz.rules import CLASSIC, Rules
 
 __all__ = [
@@ -204,42 +204,119 @@ class CoreVector:
 class VectorGame(CoreVector):
     """``n`` games in C arrays, stepped together.
 
-    * ``legal_action_mask()``: an (n x ``rules.num_actions``) bool array, over
-      ``ddz.ActionSpace(rules)``.
     * ``step(actions)``: one action index a game. Returns ``(rewards, done)``: rewards an
       (n x players) int64 array (a game's payoffs on the step it ends, zeros otherwise), done
       an n bool array. A game that ends starts its next deal at once (auto-reset), so every
       game always has a player to act; ``deal_seed(i)`` tells the new deal's seed.
     * Illegal actions are defined once: if any action is not legal in its game, ``step``
       raises ``ValueError`` naming the game, and no game changes.
+    * Legal actions, over ``ddz.ActionSpace(rules)``, in three forms:
+      ``legal_indices()`` (flat indices and offsets: the cheapest), ``packed_action_mask()``
+      (one bit an action) and ``legal_action_mask()`` (one bool an action).
+    * ``observations()``: an (n x ``observation_size(history)``) int8 array, each game seen
+      by its player to act (``ddz.observation_layout``); each game remembers its last
+      ``history`` moves of play for it.
     * ``n`` lies in 1 .. 2**24 (``MAX_VECTOR_GAMES``). Calls from several threads on one
       ``VectorGame`` are serialised by a lock it holds; ``copy``/``pickle`` round-trip it.
-    * ``observations()``: an (n x ``OBSERVATION_SIZE``) int8 array, each game seen by its
-      player to act (``Observation.encode()``'s layout).
+
+    Methods that return arrays take ``out=`` to fill an array of the caller's instead of a
+    new one (the fast path for a training loop).
     """
 
-    def __init__(self, n: int, *, rules: Rules = CLASSIC, seed: int = 0) -> None:
+    def __init__(
+        self, n: int, *, rules: Rules = CLASSIC, seed: int = 0, history: int = HISTORY
+    ) -> None:
         n = check_integer(n, "n", 1, MAX_VECTOR_GAMES)
         seed = check_integer(seed, "seed", 0, (1 << 64) - 1)
+        observation_size(history)  # checks history
         self.rules = rules
         self.n = n
+        self.history = history
         self.space: ActionSpace = action_space(rules)
-        codes = np.ascontiguousarray(self.space.codes, dtype=np.uint64)
-        order = np.argsort(codes, kind="stable").astype(np.int64)
-        self._core: Any = _core.VectorGame(
-            rules, n, seed, codes, np.ascontiguousarray(codes[order]), order
-        )
-        self._observation_size = OBSERVATION_SIZE
+        self._core: Any = _core.VectorGame(rules, n, seed, action_index(rules), history)
+        self._observation_size = observation_size(history)
+        self._indices = np.empty(64 * n, dtype=np.int64)
+        self._mask: npt.NDArray[np.bool_] | None = None
+        self._marked: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]
 
     @property
     def num_actions(self) -> int:
         return self.space.size
 
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """Each game's legal actions, one row a game (a new array each call)."""
-        mask = np.zeros((self.n, self.space.size), dtype=np.bool_)
-        self._core.legal_action_mask(mask.view(np.uint8))
-        return mask
+    def legal_action_mask(
+        self, *, out: npt.NDArray[np.bool_] | None = None, copy: bool = True
+    ) -> npt.NDArray[np.bool_]:
+        """Each game's legal actions, one bool row a game (n x ``num_actions``): a new array,
+        or ``out`` when given.
+
+        ``copy=False`` returns the vector's own mask instead, read-only and updated in place
+        by the next call (copy it to keep it): only the entries that change are written, so
+        it costs in proportion to the legal actions, not to the width of the space."""
+        shape = (self.n, self.space.size)
+        if not copy:
+            return self._own_mask()
+        if out is None:
+            out = np.empty(shape, dtype=np.bool_)
+        self._core.legal_action_mask(_writable(out, np.bool_, shape).view(np.uint8))
+        return out
+
+    def _own_mask(self) -> npt.NDArray[np.bool_]:
+        if self._mask is None:
+            self._mask = np.zeros((self.n, self.space.size), dtype=np.bool_)
+            self._marked = (np.empty(64 * self.n, dtype=np.int64), None)
+        mask = self._mask.view(np.uint8)
+        buffer, offsets = self._marked
+        if offsets is not None:
+            self._core.mark(mask, buffer, offsets, 0)  # clear what the last call set
+        buffer, offsets = self._fill_indices(buffer)
+        self._core.mark(mask, buffer, offsets, 1)
+        self._marked = (buffer, offsets)
+        view = self._mask.view()
+        view.flags.writeable = False
+        return view
+
+    def _fill_indices(
+        self, buffer: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Every game's legal indices into ``buffer`` (a bigger one if it is too small)."""
+        offsets = np.empty(self.n + 1, dtype=np.int64)
+        total = self._core.legal_indices(buffer, offsets)
+        if total > len(buffer):
+            buffer = np.empty(2 * total, dtype=np.int64)
+            self._core.legal_indices(buffer, offsets)
+        return buffer, offsets
+
+    def packed_action_mask(
+        self, *, out: npt.NDArray[np.uint8] | None = None
+    ) -> npt.NDArray[np.uint8]:
+        """Each game's legal actions, one bit an action (n x ``ceil(num_actions / 8)``
+        uint8): action ``i`` is bit ``i % 8`` of byte ``i // 8``, so
+        ``np.unpackbits(bits, axis=1, count=num_actions, bitorder="little")`` is the dense
+        mask. Into ``out`` when given."""
+        shape = (self.n, (self.space.size + 7) // 8)
+        if out is None:
+            out = np.empty(shape, dtype=np.uint8)
+        self._core.packed_mask(_writable(out, np.uint8, shape))
+        return out
+
+    def legal_indices(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Every game's legal action indices: ``(indices, offsets)``, game ``i``'s being
+        ``indices[offsets[i]:offsets[i + 1]]`` (in the order of ``Game.legal_actions``)."""
+        self._indices, offsets = self._fill_indices(self._indices)
+        return self._indices[: offsets[-1]].copy(), offsets
+
+    def observations(
+        self, *, history: int | None = None, out: npt.NDArray[np.int8] | None = None
+    ) -> npt.NDArray[np.int8]:
+        """Each game's observation of its player to act, one row a game, with its last
+        ``history`` moves of play (default: all the vector remembers), into ``out`` when
+        given."""
+        moves = self.history if history is None else history
+        shape = (self.n, observation_size(moves))
+        if out is None:
+            out = np.empty(shape, dtype=np.int8)
+        self._core.observations(_writable(out, np.int8, shape), moves)
+        return out
 
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
         """Apply one action index a game: ``(rewards, done)`` (see the class docstring).
@@ -262,6 +339,8 @@ class VectorGame(CoreVector):
         other = object.__new__(VectorGame)
         other.__dict__.update(self.__dict__)
         other._core = self._core.copy()
+        other._indices = np.empty_like(self._indices)  # scratch of its own
+        other._mask = None
         return other
 
     def __copy__(self) -> VectorGame:
@@ -273,3 +352,18 @@ class VectorGame(CoreVector):
     def state_bytes(self) -> bytes:
         """Every game's core state as bytes: equal bytes, equal games."""
         return bytes(self._core.state_bytes())
+
+
+def _writable(array: Any, dtype: Any, shape: tuple[int, ...]) -> Any:
+    """``array`` if it is a writable, C-contiguous numpy array of this dtype and shape."""
+    if not (
+        isinstance(array, np.ndarray)
+        and array.dtype == dtype
+        and array.shape == shape
+        and array.flags.c_contiguous
+        and array.flags.writeable
+    ):
+        raise ValueError(
+            f"out is a writable, C-contiguous {np.dtype(dtype).name} array of shape {shape}"
+        )
+    return array

@@ -29,16 +29,16 @@ def test_huge_sizes_are_refused_before_any_allocation(isolated: IsolatedRunner) 
         """
         import numpy as np, ddz
         from ddz._core import vector
-        space = ddz.ActionSpace(ddz.CLASSIC)
-        codes = np.ascontiguousarray(space.codes)
-        order = np.argsort(codes, kind="stable").astype(np.int64)
+        index = ddz.game.action_index(ddz.CLASSIC)
         calls = [
             lambda: ddz.VectorGame(2**61),
             lambda: ddz.VectorGame(2**24 + 1),
             lambda: ddz.VectorGame(0),
             lambda: ddz.VectorGame(-5),
-            lambda: vector.VectorGame(ddz.CLASSIC, 2**61, 0, codes, codes[order], order),
-            lambda: vector.VectorGame(ddz.CLASSIC, -1, 0, codes, codes[order], order),
+            lambda: vector.VectorGame(ddz.CLASSIC, 2**61, 0, index, 0),
+            lambda: vector.VectorGame(ddz.CLASSIC, -1, 0, index, 0),
+            lambda: vector.VectorGame(ddz.CLASSIC, 2, 0, index, 10**6),
+            lambda: vector.VectorGame(ddz.CLASSIC, 2, 0, None, 0),
             lambda: ddz.simulate(2**61),
             lambda: ddz.simulate(10, threads=10**9),
             lambda: ddz.simulate(10, threads=0),
@@ -54,7 +54,7 @@ def test_huge_sizes_are_refused_before_any_allocation(isolated: IsolatedRunner) 
                 print("accepted")
         """
     )
-    assert "accepted" not in out and len(out.split()) == 11
+    assert "accepted" not in out and len(out.split()) == 13
 
 
 def test_push_on_a_finished_game_is_refused(isolated: IsolatedRunner) -> None:

@@ -15,7 +15,7 @@ Every method runs as one C call that never releases the GIL (and, on free-thread
 inside a critical section on the object), so concurrent calls on one GameCore are serialised.
 """
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, int64_t, int8_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 
@@ -28,11 +28,19 @@ from ddz._core.generator cimport *
 from ddz._core.moves cimport Move, new_move, rules_of, codes_to_moves, run_to_moves
 from ddz._core.rng cimport below
 from ddz._core.state cimport *
+from ddz._core.actions cimport ActionIndex, index_of, legal_codes
+from ddz._core.observe cimport *
 
 BID_ = BID
 CALL_ = CALL
 GRAB_ = GRAB
 PHASES = ("bidding", "play", "over")
+OBSERVATION_BASE = OBS_BASE
+HISTORY_ENTRY_SIZE = HISTORY_ENTRY
+HISTORY_LIMIT = MAX_HISTORY
+
+cdef enum:
+    CODES_ON_STACK = 4096   # legal moves a turn holds on the stack (more: the heap)
 
 
 def shuffled_deal(object rules, uint64_t seed):
@@ -362,6 +370,58 @@ cdef class GameCore:
     def state_bytes(self):
         """The state struct as bytes: equal bytes, equal states (for tests of undo)."""
         return (<char*>&self.s)[:sizeof(GameState)]
+
+    # --- for learning code: arrays, no objects ---------------------------------------------
+
+    def legal_codes_into(self, uint64_t[::1] out):
+        """Write the legal action codes (the engine's order) into out; returns how many there
+        are. More than len(out): only len(out) were written, call again with that much room."""
+        if out.shape[0] < 8:
+            raise ValueError("room for at least 8 codes (every bidding action)")
+        return legal_codes(&self.s, &self.cfg, &out[0], out.shape[0])
+
+    def legal_indices_into(self, ActionIndex index, int64_t[::1] out):
+        """Write the legal actions' indices in `index`'s numbering (the order of
+        legal_codes_into; -1 for a code outside the space) into out; returns how many."""
+        cdef uint64_t stack[CODES_ON_STACK]
+        cdef uint64_t* codes = stack
+        cdef Py_ssize_t count, i
+        count = legal_codes(&self.s, &self.cfg, stack, CODES_ON_STACK)
+        if count > CODES_ON_STACK:
+            codes = <uint64_t*>malloc(count * sizeof(uint64_t))
+            if codes == NULL:
+                raise MemoryError()
+            legal_codes(&self.s, &self.cfg, codes, count)
+        for i in range(min(count, out.shape[0])):
+            out[i] = index_of(&index.table, codes[i])
+        if codes != stack:
+            free(codes)
+        return count
+
+    def observation_into(self, int player, int history, int8_t[::1] out):
+        """Write player's observation vector with the last `history` moves of play into out
+        (observation_size(history) int8 entries; game.py's observation_layout)."""
+        cdef Py_ssize_t i
+        cdef int taken = 0
+        cdef int8_t* row
+        if not 0 <= player < self.s.players:
+            raise ValueError(f"player must be a seat 0..{self.s.players - 1}")
+        if not 0 <= history <= MAX_HISTORY:
+            raise ValueError(f"history is 0 .. {MAX_HISTORY} moves, not {history}")
+        if out.shape[0] != observation_size(history):
+            raise ValueError(f"the observation takes {observation_size(history)} entries")
+        with nogil:
+            encode_base(&self.s, &self.cfg, player, &out[0])
+            out[OBS_BASE] = <int8_t>self.s.bombs
+            row = &out[OBS_BASE + OBS_BOMBS]
+            memset(row, 0, HISTORY_ENTRY * history)
+            # the undo stack holds every state and action: walk back over the play phase
+            i = self.depth - 1
+            while i >= 0 and taken < history and self.stack[i].phase == PLAY:
+                encode_entry(row + HISTORY_ENTRY * taken, self.actions[i],
+                             self.stack[i].current, player, self.s.players)
+                taken += 1
+                i -= 1
 
 
 def restore_core(object rules, bytes state, bytes stack, bytes actions):

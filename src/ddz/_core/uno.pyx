@@ -762,6 +762,14 @@ cdef class UnoCore:
         """The code of every action so far, oldest first."""
         return [self.actions[i] for i in range(self.depth)]
 
+    def observation_into(self, int player, int8_t[::1] out):
+        """Write player's Observation.encode() vector into out (OBSERVATION_SIZE int8)."""
+        if not 0 <= player < self.s.players:
+            raise ValueError(f"player must be a seat 0..{self.s.players - 1}")
+        if out.shape[0] != OBS_SIZE:
+            raise ValueError(f"the observation takes {OBS_SIZE} entries")
+        encode(&self.s, player, &out[0])
+
     @property
     def players(self):
         return self.s.players

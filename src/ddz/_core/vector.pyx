@@ -12,7 +12,7 @@ holds a lock: calls from several threads are serialised, never interleaved.
 """
 
 from libc.stdint cimport uint64_t, int64_t, int8_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
 
 cimport cython
@@ -24,10 +24,11 @@ from ddz._core.generator cimport *
 from ddz._core.rng cimport below_fast, splitmix64
 from ddz._core.state cimport *
 from ddz._core.greedy cimport greedy_action as greedy_choice
+from ddz._core.actions cimport ActionIndex, IndexTable, index_of, legal_codes
+from ddz._core.observe cimport *
 
 cdef enum:
     CODES = 4096            # legal moves a turn holds on the stack (more: the heap)
-    OBS_SIZE = 140          # ddz.OBSERVATION_SIZE: the layout is game.py's OBSERVATION_LAYOUT
 
 cdef enum:
     AGENT_RANDOM = 0        # agent ids of simulate_games (simulation.py's _AGENT_IDS)
@@ -50,20 +51,6 @@ def game_seed(uint64_t seed, uint64_t index):
     return mix(seed, index, 0)
 
 
-cdef int legal_codes(const GameState* s, const GameConfig* cfg, uint64_t* codes,
-                     Py_ssize_t cap) noexcept nogil:
-    """The legal action codes of the player to act; how many (may exceed cap: only cap
-    written)."""
-    cdef Sink sink
-    if s.phase == BIDDING:
-        return bidding_actions(s, cfg, codes)
-    if s.phase == OVER:
-        return 0
-    sink.out = codes
-    sink.cap = cap
-    sink.n = 0
-    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
-    return <int>sink.n
 
 
 cdef uint64_t random_action(const GameState* s, const GameConfig* cfg, uint64_t* rng,
@@ -171,80 +158,13 @@ def greedy_action(object rules, bytes state):
 
 # --- a vector of games ---------------------------------------------------------------------
 
-cdef inline int find_code(const uint64_t* sorted_codes, const int64_t* order, Py_ssize_t size,
-                          uint64_t code) noexcept nogil:
-    """The action index of a code (binary search), or -1."""
-    cdef Py_ssize_t low = 0, high = size, middle
-    while low < high:
-        middle = (low + high) // 2
-        if sorted_codes[middle] < code:
-            low = middle + 1
-        else:
-            high = middle
-    if low < size and sorted_codes[low] == code:
-        return <int>order[low]
-    return -1
-
-
-cdef inline int log2_floor(long long value) noexcept nogil:
-    cdef int bits = 0
-    while value > 1:
-        value >>= 1
-        bits += 1
-    return bits
-
-
-cdef void encode(const GameState* s, const GameConfig* cfg, int player,
-                 int8_t* out) noexcept nogil:
-    """Observation.encode() of `player`, in C (game.py's OBSERVATION_LAYOUT)."""
-    cdef int i, k, seat, seats = s.players, offset = 0
-    cdef uint64_t table_cards
-    for i in range(OBS_SIZE):
-        out[i] = 0
-    if player < 0:
-        return
-    for i in range(17):
-        out[i] = <int8_t>count_of(s.hands[player], i)
-    offset = 17
-    for k in range(seats):
-        seat = (player + k) % seats
-        for i in range(17):
-            out[offset + 17 * k + i] = <int8_t>count_of(s.played[seat], i)
-    offset += 51
-    for k in range(seats):
-        out[offset + k] = <int8_t>card_total(s.hands[(player + k) % seats])
-    offset += 3
-    if s.landlord >= 0:
-        out[offset + (s.landlord - player + seats) % seats] = 1
-        for i in range(17):
-            out[offset + 3 + i] = <int8_t>count_of(s.kitty, i)
-    offset += 3 + 17
-    if s.table:
-        table_cards = code_cards(s.table)
-        for i in range(17):
-            out[offset + i] = <int8_t>count_of(table_cards, i)
-        out[offset + 17 + (s.table_player - player + seats) % seats] = 1
-        out[offset + 20 + code_kind(s.table)] = 1
-    offset += 17 + 3 + 17
-    out[offset + s.phase] = 1
-    offset += 3
-    out[offset + s.bid] = 1
-    offset += 4
-    out[offset] = <int8_t>log2_floor(score(s, cfg)) if score(s, cfg) > 0 else 0
-    offset += 1
-    if s.current >= 0:
-        out[offset + (s.current - player + seats) % seats] = 1
-    offset += 3
-    out[offset] = <int8_t>s.direction
-
-
 cdef class VectorGame:
     """n games stepped together; see ddz.VectorGame for the contract.
 
-    VectorGame(rules, n, seed, codes, sorted_codes, order): codes[i] is the code of action i,
-    sorted_codes the codes in increasing order and order[k] the index of sorted_codes[k]
-    (checked: a permutation that sorts codes). Every method holds the object's lock, so
-    threads sharing a VectorGame are serialised."""
+    VectorGame(rules, n, seed, index, history): index is the action space's ActionIndex
+    (actions.pyx: code <-> index), history how many moves of play each game remembers for
+    its observations. Every method holds the object's lock, so threads sharing a VectorGame
+    are serialised."""
 
     cdef GameState* states
     cdef uint64_t* episodes
@@ -252,53 +172,54 @@ cdef class VectorGame:
     cdef Py_ssize_t n, size
     cdef uint64_t seed
     cdef uint64_t rng             # for sample_legal
-    cdef uint64_t* codes          # the action space: code of each index
-    cdef uint64_t* sorted_codes   # the same, sorted, for the binary search
-    cdef int64_t* order           # index of each sorted code
+    cdef ActionIndex index        # the action space: code <-> index (kept alive here)
+    cdef IndexTable table
+    cdef int remembered           # moves of play each game remembers (its ring)
+    cdef uint64_t* ring_codes     # n x remembered: the last moves' codes ...
+    cdef int8_t* ring_seats       # ... and who made them
+    cdef int64_t* ring_count      # moves of play so far in each game's current deal
     cdef readonly Py_ssize_t steps   # successful step() calls so far
     cdef cython.pymutex lock
     cdef readonly object rules
 
-    def __cinit__(self, object rules, Py_ssize_t n, uint64_t seed, const uint64_t[::1] codes,
-                  const uint64_t[::1] sorted_codes, const int64_t[::1] order):
-        cdef Py_ssize_t i, size = codes.shape[0]
+    def __cinit__(self, object rules, Py_ssize_t n, uint64_t seed, ActionIndex index,
+                  int history):
+        cdef Py_ssize_t i
         if not 1 <= n <= MAX_GAMES:
             raise ValueError(f"a VectorGame holds 1 .. {MAX_GAMES} games, not {n}")
-        if not (1 <= size <= MAX_ACTIONS and sorted_codes.shape[0] == size
-                and order.shape[0] == size):
-            raise ValueError("codes, sorted_codes and order: one entry an action, equal lengths")
-        for i in range(size):
-            if not (0 <= order[i] < size and codes[order[i]] == sorted_codes[i]
-                    and (i == 0 or sorted_codes[i - 1] < sorted_codes[i])):
-                raise ValueError("sorted_codes must be codes[order], strictly increasing")
+        if index is None or not 1 <= index.table.size <= MAX_ACTIONS:
+            raise ValueError(f"an action space of 1 .. {MAX_ACTIONS} actions")
+        if not 0 <= history <= MAX_HISTORY:
+            raise ValueError(f"history is 0 .. {MAX_HISTORY} moves, not {history}")
         self.cfg = config_of(rules)
         self.rules = rules
         self.n = n
         self.seed = seed
         self.rng = mix(seed, 0, 2)
-        self.size = size
+        self.index = index
+        self.table = index.table
+        self.size = index.table.size
+        self.remembered = history
         self.states = <GameState*>malloc(n * sizeof(GameState))
         self.episodes = <uint64_t*>malloc(n * sizeof(uint64_t))
-        self.codes = <uint64_t*>malloc(size * sizeof(uint64_t))
-        self.sorted_codes = <uint64_t*>malloc(size * sizeof(uint64_t))
-        self.order = <int64_t*>malloc(size * sizeof(int64_t))
-        if (self.states == NULL or self.episodes == NULL or self.codes == NULL
-                or self.sorted_codes == NULL or self.order == NULL):
+        # zeroed: a slot not yet written still reads as a move of seat 0 (copies check it)
+        self.ring_codes = <uint64_t*>calloc(max(n * history, 1), sizeof(uint64_t))
+        self.ring_seats = <int8_t*>calloc(max(n * history, 1), sizeof(int8_t))
+        self.ring_count = <int64_t*>malloc(n * sizeof(int64_t))
+        if (self.states == NULL or self.episodes == NULL or self.ring_codes == NULL
+                or self.ring_seats == NULL or self.ring_count == NULL):
             raise MemoryError()
-        for i in range(size):
-            self.codes[i] = codes[i]
-            self.sorted_codes[i] = sorted_codes[i]
-            self.order[i] = order[i]
         for i in range(n):
             self.episodes[i] = 0
+            self.ring_count[i] = 0
             seeded_start(&self.states[i], &self.cfg, self.episode_seed(i))
 
     def __dealloc__(self):
         free(self.states)
         free(self.episodes)
-        free(self.codes)
-        free(self.sorted_codes)
-        free(self.order)
+        free(self.ring_codes)
+        free(self.ring_seats)
+        free(self.ring_count)
 
     cdef inline uint64_t episode_seed(self, Py_ssize_t game) noexcept nogil:
         return mix(self.seed, <uint64_t>game + (<uint64_t>self.n) * self.episodes[game], 0)
@@ -306,6 +227,11 @@ cdef class VectorGame:
     @property
     def n_games(self):
         return self.n
+
+    @property
+    def history(self):
+        """How many past moves of play each game remembers for its observations."""
+        return self.remembered
 
     def deal_seed(self, Py_ssize_t game):
         """The seed of game `game`'s current deal: ddz.Game(rules, seed=...) starts there."""
@@ -326,9 +252,68 @@ cdef class VectorGame:
                 memset(&mask[game, 0], 0, self.size)
                 count = legal_codes(&self.states[game], &self.cfg, codes, CODES)
                 for i in range(min(count, CODES)):
-                    index = find_code(self.sorted_codes, self.order, self.size, codes[i])
+                    index = index_of(&self.table, codes[i])
                     if index >= 0:
                         mask[game, index] = 1
+
+    def packed_mask(self, unsigned char[:, ::1] bits):
+        """Fill bits (n x ceil(actions / 8), uint8) with each game's legal actions, eight to a
+        byte, action i in bit i % 8 of byte i // 8 (numpy's bitorder="little")."""
+        cdef uint64_t codes[CODES]
+        cdef Py_ssize_t game
+        cdef int count, i, index
+        if bits.shape[0] != self.n or bits.shape[1] != (self.size + 7) // 8:
+            raise ValueError("the packed mask needs one row a game, one bit an action")
+        with self.lock, nogil:
+            for game in range(self.n):
+                memset(&bits[game, 0], 0, bits.shape[1])
+                count = legal_codes(&self.states[game], &self.cfg, codes, CODES)
+                for i in range(min(count, CODES)):
+                    index = index_of(&self.table, codes[i])
+                    if index >= 0:
+                        bits[game, index >> 3] |= <unsigned char>(1 << (index & 7))
+
+    def legal_indices(self, int64_t[::1] out, int64_t[::1] offsets):
+        """Write every game's legal action indices, game after game, into out, and where each
+        game's run starts into offsets (n + 1 entries: game i's are
+        out[offsets[i]:offsets[i + 1]]); returns the total. A total above len(out): only
+        what fits was written, call again with that much room."""
+        cdef uint64_t codes[CODES]
+        cdef Py_ssize_t game, total = 0, room = out.shape[0]
+        cdef int count, i
+        if offsets.shape[0] != self.n + 1:
+            raise ValueError("offsets takes one entry a game and one more")
+        with self.lock, nogil:
+            for game in range(self.n):
+                offsets[game] = total
+                count = min(legal_codes(&self.states[game], &self.cfg, codes, CODES), CODES)
+                for i in range(count):
+                    if total + i < room:
+                        out[total + i] = index_of(&self.table, codes[i])
+                total += count
+            offsets[self.n] = total
+        return total
+
+    def mark(self, unsigned char[:, ::1] mask, const int64_t[::1] indices,
+             const int64_t[::1] offsets, unsigned char value):
+        """Set mask[i, a] = value for every index a of game i's run of indices (as
+        legal_indices writes them): a dense mask built, or cleared, touching only the legal
+        entries."""
+        cdef Py_ssize_t game, j
+        cdef int64_t action
+        if mask.shape[0] != self.n or mask.shape[1] != self.size:
+            raise ValueError("the mask needs one row a game and one column an action")
+        if offsets.shape[0] != self.n + 1:
+            raise ValueError("offsets takes one entry a game and one more")
+        for game in range(self.n):
+            if not 0 <= offsets[game] <= offsets[game + 1] <= indices.shape[0]:
+                raise ValueError("offsets do not describe runs of indices")
+        with nogil:
+            for game in range(self.n):
+                for j in range(offsets[game], offsets[game + 1]):
+                    action = indices[j]
+                    if 0 <= action < self.size:
+                        mask[game, action] = value
 
     def step(self, actions, int64_t[:, ::1] rewards, unsigned char[::1] done):
         """Apply one action index a game (actions: any one-dimensional integer array of n
@@ -339,10 +324,11 @@ cdef class VectorGame:
         step (steps taken before it), for callers that share the object between threads."""
         cdef const int64_t[::1] given = _int64_vector(actions)
         cdef int64_t* chosen
-        cdef Py_ssize_t game, bad = -1, number = -1
+        cdef Py_ssize_t game, bad = -1, number = -1, slot
         cdef int seat
         cdef long long out[3]
         cdef int64_t bad_action = 0
+        cdef uint64_t code
         if given.shape[0] != self.n or rewards.shape[0] != self.n or done.shape[0] != self.n \
                 or rewards.shape[1] != 3:
             raise ValueError("one action, one reward row (3 columns) and one done flag a game")
@@ -355,19 +341,28 @@ cdef class VectorGame:
             with self.lock, nogil:
                 for game in range(self.n):
                     if not 0 <= chosen[game] < self.size or check_action(
-                            &self.states[game], &self.cfg, self.codes[chosen[game]]) != 0:
+                            &self.states[game], &self.cfg, self.table.codes[chosen[game]]) != 0:
                         bad = game
                         bad_action = chosen[game]
                         break
                 if bad < 0:
                     for game in range(self.n):
-                        apply_action(&self.states[game], &self.cfg, self.codes[chosen[game]])
+                        code = self.table.codes[chosen[game]]
+                        if self.states[game].phase == PLAY:
+                            if self.remembered > 0:   # the ring of the last moves of play
+                                slot = (game * self.remembered
+                                        + self.ring_count[game] % self.remembered)
+                                self.ring_codes[slot] = code
+                                self.ring_seats[slot] = <int8_t>self.states[game].current
+                            self.ring_count[game] += 1
+                        apply_action(&self.states[game], &self.cfg, code)
                         done[game] = self.states[game].phase == OVER
                         payoffs_of(&self.states[game], &self.cfg, out)
                         for seat in range(3):
                             rewards[game, seat] = out[seat] if seat < self.cfg.players else 0
                         if done[game]:
                             self.episodes[game] += 1
+                            self.ring_count[game] = 0
                             seeded_start(&self.states[game], &self.cfg, self.episode_seed(game))
                     number = self.steps
                     self.steps += 1
@@ -386,19 +381,35 @@ cdef class VectorGame:
             raise ValueError("one action a game")
         with self.lock, nogil:
             for game in range(self.n):
-                out[game] = find_code(self.sorted_codes, self.order, self.size,
-                                      random_action(&self.states[game], &self.cfg, &self.rng,
-                                                    codes))
+                out[game] = index_of(&self.table, random_action(&self.states[game], &self.cfg,
+                                                                 &self.rng, codes))
 
-    def observations(self, int8_t[:, ::1] out):
-        """Fill out (n x OBSERVATION_SIZE) with each game's observation of its player to act."""
-        cdef Py_ssize_t game
-        if out.shape[0] != self.n or out.shape[1] != OBS_SIZE:
-            raise ValueError("one row a game, OBSERVATION_SIZE columns")
+    def observations(self, int8_t[:, ::1] out, int history):
+        """Fill out (n x observation_size(history)) with each game's observation of its
+        player to act, with its last `history` moves of play (at most the vector's own)."""
+        cdef Py_ssize_t game, slot
+        cdef int player, k, taken
+        cdef int64_t count
+        cdef int8_t* row
+        if not 0 <= history <= self.remembered:
+            raise ValueError(
+                f"this VectorGame remembers 0 .. {self.remembered} moves, not {history}")
+        if out.shape[0] != self.n or out.shape[1] != observation_size(history):
+            raise ValueError(f"one row a game, {observation_size(history)} columns")
         with self.lock, nogil:
             for game in range(self.n):
-                encode(&self.states[game], &self.cfg, self.states[game].current,
-                       &out[game, 0])
+                player = self.states[game].current
+                row = &out[game, 0]
+                encode_base(&self.states[game], &self.cfg, player, row)
+                row[OBS_BASE] = <int8_t>self.states[game].bombs
+                row += OBS_BASE + OBS_BOMBS
+                memset(row, 0, HISTORY_ENTRY * history)
+                count = self.ring_count[game]
+                taken = <int>min(<int64_t>history, count)
+                for k in range(taken):   # newest first
+                    slot = game * self.remembered + (count - 1 - k) % self.remembered
+                    encode_entry(row + HISTORY_ENTRY * k, self.ring_codes[slot],
+                                 self.ring_seats[slot], player, self.states[game].players)
 
     def keys(self, uint64_t[::1] out):
         """Fill out (n) with each game's 64-bit state key (state_key in state.pxd)."""
@@ -421,7 +432,8 @@ cdef class VectorGame:
     # --- copying and pickling -------------------------------------------------------------
 
     def copy(self):
-        """An independent copy: every game's state, deal counter and the sampler's state."""
+        """An independent copy: every game's state, deal counter, remembered moves and the
+        sampler's state."""
         cdef VectorGame other
         with self.lock:
             state = self._state()
@@ -439,16 +451,20 @@ cdef class VectorGame:
             return (restore_vector, self._state())
 
     cdef tuple _state(self):
+        cdef Py_ssize_t ring = self.n * self.remembered
         return (self.rules, self.n, self.seed, self.rng, self.steps,
-                (<char*>self.codes)[:self.size * sizeof(uint64_t)],
+                (<char*>self.table.codes)[:self.size * sizeof(uint64_t)],
                 (<char*>self.states)[:self.n * sizeof(GameState)],
-                (<char*>self.episodes)[:self.n * sizeof(uint64_t)])
+                (<char*>self.episodes)[:self.n * sizeof(uint64_t)],
+                self.remembered,
+                (<char*>self.ring_codes)[:ring * sizeof(uint64_t)],
+                (<char*>self.ring_seats)[:ring * sizeof(int8_t)],
+                (<char*>self.ring_count)[:self.n * sizeof(int64_t)])
 
     def state_bytes(self):
         """Every game's state struct, as bytes: equal bytes, equal games."""
         with self.lock:
             return (<char*>self.states)[:self.n * sizeof(GameState)]
-
 
 cdef const int64_t[::1] _int64_vector(object actions) except *:
     """A one-dimensional int64 view of the caller's action indices (a copy if the array is
@@ -464,7 +480,8 @@ cdef const int64_t[::1] _int64_vector(object actions) except *:
 
 
 def restore_vector(object rules, Py_ssize_t n, uint64_t seed, uint64_t rng, Py_ssize_t steps,
-                   bytes codes, bytes states, bytes episodes):
+                   bytes codes, bytes states, bytes episodes, int history=0,
+                   bytes ring_codes=b"", bytes ring_seats=b"", bytes ring_count=None):
     """A VectorGame from its pickled parts (VectorGame.__reduce__), every state checked
     against the rules (state.pxd's state_fault)."""
     import numpy
@@ -472,13 +489,24 @@ def restore_vector(object rules, Py_ssize_t n, uint64_t seed, uint64_t rng, Py_s
     cdef Py_ssize_t i
     cdef const char* raw = states
     cdef GameState one
+    cdef const char* seats_raw
+    cdef const int64_t* counts_raw
     code_array = numpy.frombuffer(codes, dtype=numpy.uint64)
-    order = numpy.argsort(code_array, kind="stable").astype(numpy.int64)
-    game = VectorGame(rules, n, seed, code_array, numpy.ascontiguousarray(code_array[order]),
-                      order)
+    game = VectorGame(rules, n, seed, ActionIndex(numpy.ascontiguousarray(code_array)), history)
+    if ring_count is None:
+        ring_count = bytes(n * sizeof(int64_t))
     if len(states) != n * sizeof(GameState) or len(episodes) != n * sizeof(uint64_t) \
-            or steps < 0:
+            or steps < 0 or len(ring_codes) != n * history * sizeof(uint64_t) \
+            or len(ring_seats) != n * history or len(ring_count) != n * sizeof(int64_t):
         raise ValueError("the pickled VectorGame's parts have the wrong sizes for this build")
+    seats_raw = ring_seats
+    counts_raw = <const int64_t*><const char*>ring_count
+    for i in range(n * history):
+        if not 0 <= seats_raw[i] < game.cfg.players:
+            raise ValueError("the pickled VectorGame remembers a move of a seat it has not")
+    for i in range(n):
+        if counts_raw[i] < 0:
+            raise ValueError("the pickled VectorGame's move counts are negative")
     for i in range(n):
         memcpy(&one, raw + i * sizeof(GameState), sizeof(GameState))
         if state_fault(&one, &game.cfg) or one.phase == OVER or one.key != state_key(&one,
@@ -487,6 +515,10 @@ def restore_vector(object rules, Py_ssize_t n, uint64_t seed, uint64_t rng, Py_s
                              f"cannot reach")
     memcpy(game.states, raw, n * sizeof(GameState))
     memcpy(game.episodes, <const char*>episodes, n * sizeof(uint64_t))
+    if n * history:
+        memcpy(game.ring_codes, <const char*>ring_codes, n * history * sizeof(uint64_t))
+        memcpy(game.ring_seats, seats_raw, n * history)
+    memcpy(game.ring_count, counts_raw, n * sizeof(int64_t))
     game.rng = rng
     game.steps = steps
     return game

@@ -593,6 +593,30 @@ class Game:
             is_over=self.is_over,
         )
 
+    def observation_vector(
+        self, player: int, *, out: npt.NDArray[np.int8] | None = None
+    ) -> npt.NDArray[np.int8]:
+        """``observation(player).encode()`` computed in the core, into ``out`` when given (a
+        writable, contiguous int8 array of ``OBSERVATION_SIZE`` entries), else a new array.
+
+        >>> from ddz import uno
+        >>> game = uno.Game(players=4, seed=3)
+        >>> bool((game.observation_vector(1) == game.observation(1).encode()).all())
+        True
+        """
+        if out is None:
+            out = np.empty(OBSERVATION_SIZE, dtype=np.int8)
+        elif not (
+            isinstance(out, np.ndarray)
+            and out.dtype == np.int8
+            and out.ndim == 1
+            and out.flags.c_contiguous
+            and out.flags.writeable
+        ):
+            raise ValueError("out is a writable, contiguous, one-dimensional int8 array")
+        self._core.observation_into(player, out)
+        return out
+
     def state_bytes(self) -> bytes:
         """The core state as bytes: two games with equal bytes are in the same state."""
         return bytes(self._core.state_bytes())
