@@ -94,6 +94,9 @@ def pairs() -> dict[str, tuple[str, Callable[..., Sample], str, Callable[..., Sa
         from ddz.compat import rlcard as ddz_rlcard
 
         for game in ("doudizhu", "uno"):
+            if game not in ddz_rlcard.GAMES:
+                print(f"skipping RLCard {game}: no drop-in", file=sys.stderr)
+                continue
             found[game] = (
                 f'rlcard.make("{game}")',
                 rlcard_run(lambda seed, game=game: rlcard.make(game, config={"seed": seed})),

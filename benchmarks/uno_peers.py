@@ -13,7 +13,7 @@ rounds much longer; compare its steps/s, not its rounds/s.
 ddz is timed through three entry points:
 
 ``objects``  ``game.legal_actions()`` (Action objects) and ``game.push(action)`` in Python
-``raw``      ``game.legal_codes()`` (ints) and ``game.push(code)`` in Python
+``raw``      ``game.legal_codes()`` (ints) and ``game.push_code(code)`` in Python
 ``core``     ``game.playout(seed, eager=True)``: the same policy, the loop in C
 
 Rounds are timed round-robin, each sample a pass over ``--rounds`` seeded rounds, and the
@@ -74,7 +74,7 @@ def ddz_raw(rules: uno.Rules, eager: bool) -> Callable[[int, int], Sample]:
         start = time.perf_counter()
         for index in range(count):
             game = uno.Game(2, seed=seed + index, rules=rules)
-            push, legal = game.push, game.legal_codes
+            push, legal = game.push_code, game.legal_codes
             while not game.is_over:
                 codes = legal()
                 if eager:

@@ -4,10 +4,11 @@
     python tests/make_perft.py --no-check # count with ddz only (faster)
 
 For each position (a seeded deal, a fixed first bidder, some actions already taken) the
-number of nodes of the game tree at depths 1..D: a plain recursive walk over
-``Game.legal_actions()`` with ``push``/``undo``, a node counted at every depth it reaches
-(a finished game has no children). The per-action breakdown at depth D ("divide") is stored
-too, so that a mismatch points at the subtree that changed (tests/test_perft.py).
+number of nodes of the game tree at depths 1..D: ``ddz.perft.perft``, a plain recursive
+walk over ``Game.legal_actions()`` with ``push``/``undo``, a node counted at every depth it
+reaches (a finished game has no children). The per-action breakdown at depth D
+(``ddz.perft.divide``) is stored too, so that a mismatch points at the subtree that changed
+(tests/test_perft.py).
 
 Before writing, the counts are checked against an independent walk: the game of RULES.md
 sections 3 to 5 written out below in plain Python over tests/reference.py's move generator, which
@@ -27,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ddz.perft import divide, perft
 from tests import reference as ref
 
 PATH = Path(__file__).resolve().parent / "data" / "perft.json"
@@ -91,33 +93,6 @@ POSITIONS: list[dict[str, Any]] = [
         "depth": 11,
     },
 ]
-
-
-def perft(game: Any, depth: int) -> list[int]:
-    """Nodes at depths 1..depth below the game's position (push/undo, restored after)."""
-    counts = [0] * depth
-
-    def walk(level: int) -> None:
-        actions = game.legal_actions()
-        counts[level] += len(actions)
-        if level + 1 < depth:
-            for action in actions:
-                game.push(action)
-                walk(level + 1)
-                game.undo()
-
-    walk(0)
-    return counts
-
-
-def divide(game: Any, depth: int) -> dict[str, int]:
-    """Nodes at depth below each legal action (python-chess's perft divide)."""
-    result = {}
-    for action in game.legal_actions():
-        game.push(action)
-        result[str(action)] = perft(game, depth - 1)[-1] if depth > 1 else 1
-        game.undo()
-    return result
 
 
 # --- the independent walk: RULES.md sections 3-5 over the reference move generator ------------

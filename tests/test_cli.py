@@ -121,7 +121,7 @@ def test_play_ends_cleanly_at_the_end_of_input() -> None:
     assert "against seat 0 (random) and seat 1 (greedy)" in result.stdout
     assert result.stdout.rstrip().endswith("Bye.")
     bad = run_ddz("play", "--seat", "3")
-    assert bad.returncode == 2 and "--seat must be a seat 0..2, not 3" in bad.stderr
+    assert bad.returncode == 2 and "--seat: must be 0..2, not 3" in bad.stderr
 
 
 class HintFollower:

@@ -1,7 +1,8 @@
-"""Perft: the number of game-tree nodes at depths 1..D from fixed positions, against
-tests/data/perft.json (written by tests/make_perft.py, checked there against an independent
-walk over the reference move generator). On a mismatch the failure lists, per legal action
-of the position, the counts that differ at depth D, as python-chess's perft runner does."""
+"""Perft: the number of game-tree nodes at depths 1..D from fixed positions, counted by
+``ddz.perft``, against tests/data/perft.json (written by tests/make_perft.py, checked there
+against an independent walk over the reference move generator). On a mismatch the failure
+lists, per legal action of the position, the counts that differ at depth D, as python-chess's
+perft runner does."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 import ddz
-from tests.make_perft import divide, perft
+from ddz.perft import divide, perft
 
 DATA = Path(__file__).resolve().parent / "data" / "perft.json"
 RULES = {

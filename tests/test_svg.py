@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -167,3 +168,47 @@ if __name__ == "__main__":
         (ROOT / path).parent.mkdir(exist_ok=True)
         (ROOT / path).write_text(drawn)
         print(f"wrote {path}")
+
+
+def card_spans(root: ET.Element) -> list[tuple[float, float]]:
+    """Each card's left and right edge in the document, through nested translate/scale."""
+    spans = []
+
+    def walk(element: ET.Element, x: float, scale: float) -> None:
+        transform = element.get("transform", "")
+        moved = re.search(r"translate\(([-\d.]+),([-\d.]+)\)", transform)
+        if moved:
+            x += float(moved.group(1)) * scale
+        scaled = re.search(r"scale\(([\d.]+)\)", transform)
+        if scaled:
+            scale *= float(scaled.group(1))
+        if element.tag == f"{NS}g" and "card" in element.get("class", "").split():
+            spans.append((x, x + svg.CARD_WIDTH * scale))
+        for child in element:
+            walk(child, x, scale)
+
+    walk(root, 0.0, 1.0)
+    return spans
+
+
+def test_long_hands_and_moves_close_up_to_fit() -> None:
+    pairs = "33445566778899TTJJQQ"
+    game = ddz.Game.from_position(  # 30 cards in hand, 20 on the table: a position allows it
+        ddz.CLASSIC,
+        [pairs + "KKKKAAAA22", "22", "XD"],
+        landlord=0,
+        to_act=0,
+        table=pairs,
+        table_player=2,
+    )
+    for seat in (None, 0, 1):
+        root = parse(svg.table(game, seat=seat))
+        spans = card_spans(root)
+        assert spans and all(left >= 0 and right <= svg.TABLE_WIDTH - 8 for left, right in spans)
+    deal = uno.Deal([uno.DECK[:45], uno.DECK[45:47]])
+    round_ = uno.Game(deal=deal, seed=1)
+    for seat in (None, 1):
+        spans = card_spans(parse(uno_svg.table(round_, seat=seat)))
+        assert spans and all(
+            left >= 0 and right <= uno_svg.TABLE_WIDTH - 8 for left, right in spans
+        )

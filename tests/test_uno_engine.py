@@ -113,7 +113,7 @@ def random_round(seed: int, rules: Rules, players: int) -> tuple[uno.Game, list[
     while not game.is_over and game.ply < 600:
         codes = game.legal_codes()
         plays = [code for code in codes if code & 7 not in (1, 2)]
-        game.push(rng.choice(plays if plays and rng.random() < 0.85 else codes))
+        game.push_code(rng.choice(plays if plays and rng.random() < 0.85 else codes))
         states.append(game.state_bytes())
     return game, states
 
@@ -223,8 +223,8 @@ def test_bad_arguments() -> None:
         uno.parse_cards("R1 X9")
     with pytest.raises(ValueError, match="other than a Wild Draw Four"):
         uno.Game(2, deal=uno.Deal(["R1", "R2"], "W+4 W+4 W+4 W+4", rest="discard"))
-    with pytest.raises(IllegalMoveError, match="an action is an Action or text"):
-        uno.Game(2, seed=1).step(3)  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match="an action is an Action, text or an action index"):
+        uno.Game(2, seed=1).step(3.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown UNO rule"):
         Rules.from_dict({"stacking": True, "bluffing": True})
     with pytest.raises(ValueError, match="target_score"):

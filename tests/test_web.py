@@ -8,6 +8,7 @@ import os
 import random
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -320,3 +321,17 @@ def test_the_command_starts_and_stops_cleanly() -> None:
         timeout=60,
     )
     assert bad.returncode == 2 and bad.stderr == "error: --port is 0..65535, not 70000\n"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = subprocess.run(
+            [sys.executable, "-m", "ddz", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert busy.returncode == 2 and busy.stderr.startswith(
+        f"error: cannot listen on 127.0.0.1:{port}"
+    )
+    assert busy.stderr.count("\n") == 1

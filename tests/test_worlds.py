@@ -229,6 +229,9 @@ def consistent(worlds: ddz.Worlds, game: ddz.Game, seat: int) -> None:
             world = worlds.game(index)
             assert world.observation(seat, history=False) == seen
             assert world.hands == hands
+        if seen.phase == "play":  # the fast path's position passes the full validation
+            position = worlds.position(index)
+            assert ddz.Position.parse(str(position), rules=rules) == position
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

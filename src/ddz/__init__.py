@@ -10,7 +10,7 @@
 
 from ddz.actions import ActionSpace
 from ddz.cards import RANKS, SYMBOLS, Cards
-from ddz.errors import IllegalMoveError
+from ddz.errors import IllegalMoveError, RecordError
 from ddz.game import OBSERVATION_LAYOUT, OBSERVATION_SIZE, ActionRecord, Bid, Game, Observation
 from ddz.moves import (
     PASS,
@@ -56,6 +56,7 @@ __all__ = [
     "MoveValue",
     "Observation",
     "Position",
+    "RecordError",
     "Rules",
     "SimulationResult",
     "SolveResult",

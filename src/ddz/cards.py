@@ -13,6 +13,8 @@ and Uno the Landlord's action cards Skip ``S`` and Reverse ``V``. Suits never ma
 '34444TJQKA2'
 >>> Cards.parse("3h 3d 10s")          # suit letters after a rank, in a token of their own
 Cards('33T')
+>>> Cards.parse("33KD"), Cards.parse("33 Kd")   # "33kd" is refused: which is the d?
+(Cards('33KD'), Cards('33K'))
 >>> Cards.parse("333334")
 Traceback (most recent call last):
 ...
@@ -21,10 +23,12 @@ ValueError: five 3s at position 4 in '333334': a deck holds at most four
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
 from typing import TypeAlias
 
 from ddz._core import moves as _core
+from ddz.errors import check_text, shorten
 
 __all__ = ["RANKS", "SYMBOLS", "Cards", "CardsLike"]
 
@@ -82,29 +86,44 @@ class Cards:
     @classmethod
     def parse(cls, text: str) -> Cards:
         """Read cards in the notation (``10``, lower case, ``B``/``R`` jokers, separators and
-        suit-qualified cards such as ``10h`` or ``3♠`` are accepted)."""
+        suit-qualified cards such as ``10h`` or ``3♠`` are accepted; docs/notation.md). Text
+        longer than ``ddz.errors.MAX_TEXT`` characters is refused before it is read."""
         if not isinstance(text, str):
             raise TypeError(f"cards are parsed from a string, not {type(text).__name__}")
+        check_text(text, "cards")
         counts = [0] * len(SYMBOLS)
         for index, position in _read_cards(text):
             counts[index] += 1
             if counts[index] > _LIMITS[index]:
                 raise ValueError(
                     f"{_NUMBER_WORDS[counts[index]]} {_NAMES[index]}s at position {position} "
-                    f"in {text!r}: a deck holds at most {_NUMBER_WORDS[_LIMITS[index]]}"
+                    f"in {shorten(text)}: a deck holds at most {_NUMBER_WORDS[_LIMITS[index]]}"
                 )
         return cls._of(_core.pack_counts(counts))
 
     @classmethod
     def from_counts(cls, counts: Iterable[int]) -> Cards:
-        """Cards from 15 counts (rank 3 first, big joker last) or 17 (then Skip, Reverse)."""
-        return cls._of(_core.pack_counts(list(counts)))
+        """Cards from 15 counts (rank 3 first, big joker last) or 17 (then Skip, Reverse);
+        each an integer (numpy integers too) no larger than the deck holds."""
+        if isinstance(counts, (str, bytes)) or not hasattr(counts, "__iter__"):
+            raise TypeError(f"counts are a sequence of 15 or 17 integers, not {shorten(counts)}")
+        values = []
+        for count in counts:
+            if isinstance(count, bool) or not hasattr(type(count), "__index__"):
+                raise TypeError(f"a count is an integer, not {shorten(count)}")
+            values.append(operator.index(count))
+            if len(values) > len(SYMBOLS):
+                raise ValueError(f"counts are 15 or 17 entries, not more than {len(SYMBOLS)}")
+        return cls._of(_core.pack_counts(values))
 
     @classmethod
     def from_mask(cls, mask: int) -> Cards:
-        """Cards from the core's card integer (see ``docs/layout.md``)."""
-        if not isinstance(mask, int) or mask < 0 or not _core.is_valid_cards(mask):
-            raise ValueError(f"{mask!r} is not a card mask")
+        """Cards from the core's card integer (see ``docs/layout.md``; numpy integers too)."""
+        if isinstance(mask, bool) or not hasattr(type(mask), "__index__"):
+            raise ValueError(f"{shorten(mask)} is not a card mask")
+        mask = operator.index(mask)
+        if mask < 0 or mask >= 1 << 64 or not _core.is_valid_cards(mask):
+            raise ValueError(f"{shorten(mask)} is not a card mask")
         return cls._of(mask)
 
     @classmethod
@@ -206,9 +225,11 @@ def coerce_cards(cards: CardsLike) -> Cards:
 
 
 def _read_one(card: str) -> int:
-    cards = list(_read_cards(card))
+    if not isinstance(card, str):
+        raise TypeError(f"a card is a string, not {type(card).__name__}")
+    cards = list(_read_cards(check_text(card, "a card")))
     if len(cards) != 1:
-        raise ValueError(f"{card!r} is not one card")
+        raise ValueError(f"{shorten(card)} is not one card")
     return cards[0][0]
 
 
@@ -242,7 +263,7 @@ def _read_token(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         if char in _SUIT_SYMBOLS:
             if not previous_was_rank:
                 raise ValueError(
-                    f"suit {char!r} at position {position} in {text!r} follows no rank"
+                    f"suit {char!r} at position {position} in {shorten(text)} follows no rank"
                 )
             previous_was_rank = False
             position += 1
@@ -252,12 +273,30 @@ def _read_token(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
             position += 2
             previous_was_rank = True
             continue
+        if char in _AMBIGUOUS and previous_was_rank:
+            rank = text[start:position]
+            raise ValueError(
+                f"{char!r} at position {position} in {shorten(text)} could be a suit or the "
+                f"{_AMBIGUOUS[char]}: write {char.upper()} for the {_AMBIGUOUS[char]}, or the "
+                f"suited card apart ({_suited_example(rank, char)!r})"
+            )
         index = _ALIASES.get(char.upper())
         if index is None:
-            raise ValueError(f"unknown card {char!r} at position {position} in {text!r}")
+            raise ValueError(f"unknown card {char!r} at position {position} in {shorten(text)}")
         yield index, position
         previous_was_rank = index < 13
         position += 1
+
+
+# Lower-case letters that are both a suit and a card: after a rank inside a run of cards
+# ("33kd") neither reading is safe to guess, so the parser refuses them (docs/notation.md).
+_AMBIGUOUS = {"d": "big joker", "s": "Skip"}
+
+
+def _suited_example(run: str, suit: str) -> str:
+    """The last rank of ``run`` written as a suited card on its own (``Kd``)."""
+    last = "10" if run.endswith("10") else run[-1:].upper()
+    return f"{last}{suit}"
 
 
 _RANK_TOKENS = {symbol: index for index, symbol in enumerate(RANKS[:13])}

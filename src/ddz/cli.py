@@ -11,10 +11,15 @@
     an arena: the agents play the same deals from every seat; WP and ADP per agent.
 ``play [--seat 0] [--agents greedy,greedy] [--seed S] [--rules NAME]``
     play a game in the terminal against agents.
+``perft [--seed S] [--first-player P] [--actions A,B] [--record FILE] --depth D [--divide]``
+    the number of game-tree nodes at each depth below a position (``ddz.perft``).
 ``uno simulate ...``, ``uno play ...``
     UNO with the Lombardy house rules (``ddz.uno.cli``).
 ``serve [--port 8000] [--host 127.0.0.1]``
     a local web page to play any game against agents and to replay records (``ddz.web``).
+
+Every command takes ``--help``. Bad arguments end with one line on stderr and exit status 2;
+Ctrl-C ends any command with exit status 130 and no traceback.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import random
 import statistics
 import sys
 import time
+import typing
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
@@ -35,9 +41,14 @@ import ddz
 from ddz import batch
 from ddz.agents import AGENTS, choose, make_agent
 from ddz.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
+from ddz.errors import shorten
 from ddz.render import grouped as _grouped
 from ddz.render import text as _table
 from ddz.rules import PRESETS
+
+INTERRUPTED = 130
+"""The exit status after Ctrl-C (128 + SIGINT, what shells report)."""
+SEED_LIMIT = 1 << 64
 
 
 def _moves(args: argparse.Namespace) -> int:
@@ -243,7 +254,8 @@ def play(
         return f"{labels[player]}, {'landlord' if player == game.landlord else 'farmer'}"
 
     write(f"ddz: you are seat {seat}, against {' and '.join(labels[o] for o in others)}.")
-    write(f"Seed {seed}: 'python -m ddz play --seed {seed}' deals this game again.")
+    again = replay_command(seed=seed, seat=seat, agents=agents, rules=rules)
+    write(f"Seed {seed}: '{again}' deals this game again.")
     write(
         "Type a move in the notation (333+4, 34567, XD, pass) or a bid (bid 2, call, grab,\n"
         "pass); 'hint' or '?' lists your legal moves, 'quit' leaves."
@@ -306,6 +318,28 @@ def play(
     return 0
 
 
+def replay_command(
+    *, seed: int, seat: int = 0, agents: Sequence[str] = ("greedy",), rules: ddz.Rules = ddz.CLASSIC
+) -> str:
+    """The command that plays the same game again: every option that differs from the
+    default.
+
+    >>> replay_command(seed=3, rules=ddz.UNO_LANDLORD, seat=1, agents=["random", "greedy"])
+    'python -m ddz play --seed 3 --rules uno-landlord --seat 1 --agents random,greedy'
+    """
+    words = ["python -m ddz play", f"--seed {seed}"]
+    name = next((name for name, preset in PRESETS.items() if preset == rules), None)
+    if name is None:
+        raise ValueError("the command line plays the preset rules only")
+    if name != "classic":
+        words.append(f"--rules {name}")
+    if seat != 0:
+        words.append(f"--seat {seat}")
+    if list(agents) not in ([], ["greedy"]):
+        words.append(f"--agents {','.join(agents)}")
+    return " ".join(words)
+
+
 def _show_result(
     game: ddz.Game, seat: int, labels: dict[int, str], write: Callable[[str], None]
 ) -> None:
@@ -357,27 +391,105 @@ def _play(args: argparse.Namespace) -> int:
     )
 
 
+def _perft(args: argparse.Namespace) -> int:
+    from ddz.perft import divide, perft
+
+    if args.record is not None:
+        try:
+            with open(args.record, encoding="utf-8") as file:
+                text = file.read()
+        except OSError as error:
+            raise ValueError(f"cannot read {args.record}: {error.strerror}") from None
+        game = ddz.Game.from_json(text) if text.lstrip().startswith("{") else None
+        if game is None:
+            game = ddz.Game.from_record(text)
+        where = args.record
+    else:
+        game = ddz.Game(PRESETS[args.rules], seed=args.seed, first_player=args.first_player)
+        where = f"{args.rules} rules, seed {args.seed}, first player {game.first_player}"
+    for action in _actions(args.actions):
+        game.step(action)
+    to_act = "over" if game.current_player is None else f"seat {game.current_player} to act"
+    taken = f"{len(game.history)} action{'s' if len(game.history) != 1 else ''}"
+    print(f"perft: {where}, after {taken} ({game.phase}, {to_act})")
+    start = time.perf_counter()
+    if args.divide:
+        parts = divide(game, args.depth)
+        width = max((len(action) for action in parts), default=5)
+        for action, nodes in parts.items():
+            print(f"  {action:<{width}}  {nodes:>12}")
+        total = sum(parts.values())
+        print(f"  {'total':<{width}}  {total:>12} at depth {args.depth}")
+    else:
+        counts = perft(game, args.depth)
+        total = sum(counts)
+        print(f"  {'depth':>5}  {'nodes':>14}")
+        for depth, nodes in enumerate(counts, start=1):
+            print(f"  {depth:>5}  {nodes:>14}")
+    elapsed = time.perf_counter() - start
+    print(f"{elapsed:.2f} s, {total / max(elapsed, 1e-9):,.0f} nodes/s", file=sys.stderr)
+    return 0
+
+
+def _actions(text: str) -> list[str]:
+    return [action.strip() for action in text.split(",") if action.strip()]
+
+
+class Parser(argparse.ArgumentParser):
+    """Argument errors in one line on stderr (the usage is one ``--help`` away)."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def integer(low: int, high: int | None = None, *, bounds: str = "") -> Callable[[str], int]:
+    """An argparse type: an integer in ``low..high`` (no upper bound when None); ``bounds``
+    writes the range in the error message."""
+    bounds = bounds or (f"{low}..{high}" if high is not None else f"{low} or more")
+
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{shorten(text)} is not an integer") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {bounds}, not {value}")
+        return value
+
+    read.__name__ = "integer"  # argparse names the type in some messages
+    return read
+
+
+SEED = integer(0, SEED_LIMIT - 1, bounds="0..2**64-1")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m ddz", description=__doc__.split("\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = Parser(
+        prog="python -m ddz",
+        description="ddz: the rules engine for Dou Dizhu and its family, on the command line. "
+        "'python -m ddz COMMAND --help' explains a command.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     moves = commands.add_parser("moves", help="list the legal moves of a hand")
     moves.add_argument("hand", help="the hand, e.g. 33344456789TJQKA2XD")
     moves.add_argument("--last", help="the move to answer, e.g. 55 or 333+4")
     classify = commands.add_parser("classify", help="every reading of some cards")
-    classify.add_argument("cards")
+    classify.add_argument("cards", help="the cards, e.g. 33334455")
     bench = commands.add_parser("bench", help="time move generation on this machine")
-    bench.add_argument("--positions", type=int, default=2000)
-    bench.add_argument("--repeats", type=int, default=5)
-    bench.add_argument("--seed", type=int, default=1)
     bench.add_argument(
-        "--games", type=int, default=1000, help="random games to time (0: none; default 1000)"
+        "--positions", type=integer(1), default=2000, help="random hands to time (default 2000)"
+    )
+    bench.add_argument("--repeats", type=integer(1), default=5, help="runs to time (default 5)")
+    bench.add_argument("--seed", type=SEED, default=1, help="the hands' seed (default 1)")
+    bench.add_argument(
+        "--games", type=integer(0), default=1000, help="random games to time (0: none; 1000)"
     )
     simulate = commands.add_parser(
         "simulate", help="agents play the same deals from every seat: WP and ADP per agent"
     )
     simulate.add_argument(
         "--games",
-        type=int,
+        type=integer(1),
         default=600,
         help="games to play (rounded up to whole deals: each deal is played once per seating)",
     )
@@ -386,7 +498,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="random,greedy",
         help=f"1 to 3 comma-separated agents of {', '.join(AGENTS)} (default random,greedy)",
     )
-    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--seed", type=SEED, default=0, help="the first deal's seed (default 0)")
     simulate.add_argument(
         "--engine",
         choices=("auto", "core", "python"),
@@ -395,36 +507,68 @@ def build_parser() -> argparse.ArgumentParser:
         "which redeals void deals; auto: core when every agent is one the core plays",
     )
     simulate.add_argument(
-        "--threads", type=int, default=os.cpu_count() or 1, help="threads for the core engine"
+        "--threads",
+        type=integer(1, 1024),
+        default=os.cpu_count() or 1,
+        help="threads for the core engine (default: one per core)",
     )
     simulate.add_argument("--quiet", action="store_true", help="no progress on stderr")
     play_ = commands.add_parser("play", help="play a game in the terminal against agents")
-    play_.add_argument("--seat", type=int, default=0, help="your seat: 0, 1 or 2")
+    play_.add_argument("--seat", type=integer(0, 2), default=0, help="your seat: 0, 1 or 2")
     play_.add_argument(
         "--agents",
         default="greedy",
         help="the agents in the other seats, in seat order; one name fills them all",
     )
-    play_.add_argument("--seed", type=int, default=None, help="the deal (default: a new one)")
+    play_.add_argument("--seed", type=SEED, default=None, help="the deal (default: a new one)")
+    perft = commands.add_parser(
+        "perft", help="count the game tree's nodes at each depth below a position"
+    )
+    perft.add_argument("--seed", type=SEED, default=1, help="the deal (default 1)")
+    perft.add_argument(
+        "--first-player",
+        type=integer(0, 2),
+        default=None,
+        help="who bids first (random-landlord rules: who is landlord); default: the seed's",
+    )
+    perft.add_argument(
+        "--actions", default="", help="actions taken first, comma-separated: 'bid 1,pass,bid 2'"
+    )
+    perft.add_argument(
+        "--record",
+        metavar="FILE",
+        help="start from a game record (JSON or text) instead of a seeded deal",
+    )
+    perft.add_argument("--depth", type=integer(1, 64), default=4, help="plies to walk (default 4)")
+    perft.add_argument(
+        "--divide", action="store_true", help="the deepest count per first action instead"
+    )
     uno = commands.add_parser(
         "uno",
         help="UNO with the Lombardy house rules: uno simulate ..., uno play ...",
         add_help=False,
     )
     uno.add_argument("uno_args", nargs=argparse.REMAINDER, help="see python -m ddz uno --help")
-    for command in (moves, classify, bench, simulate, play_):
-        command.add_argument("--rules", choices=sorted(PRESETS), default="classic")
+    for command in (moves, classify, bench, simulate, play_, perft):
+        command.add_argument(
+            "--rules", choices=sorted(PRESETS), default="classic", help="(default classic)"
+        )
     moves.set_defaults(run=_moves)
     classify.set_defaults(run=_classify)
     bench.set_defaults(run=_bench)
     simulate.set_defaults(run=_simulate)
     play_.set_defaults(run=_play)
+    perft.set_defaults(run=_perft)
     uno.set_defaults(run=_uno)
     serve = commands.add_parser("serve", help="play and replay games in a browser (local page)")
     serve.add_argument("--port", type=int, default=8000, help="default 8000; 0: any free port")
     serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine)")
     serve.add_argument("--verbose", action="store_true", help="log every request on stderr")
     serve.set_defaults(run=_serve)
+    for summary in commands._choices_actions:  # each command's --help opens with its summary
+        command = commands.choices[summary.dest]
+        text = summary.help or ""
+        command.description = command.description or f"{text[:1].upper()}{text[1:]}."
     return parser
 
 
@@ -441,9 +585,25 @@ def _uno(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["uno"]:
+        return _uno(argparse.Namespace(uno_args=arguments[1:]))  # its own parser and --help
+    args = build_parser().parse_args(arguments)
+    return run(args.run, args)
+
+
+def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a command as the command line does: ``ValueError`` is one line on stderr (exit
+    status 2), Ctrl-C ends it with status 130 and no traceback, a closed pipe quietly."""
     try:
-        return int(args.run(args))
+        return int(command(args))
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        # `python -m ddz moves ... | head`: the reader left; say nothing more.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - interpreter exit flushes stdout
+        return 0

@@ -8,7 +8,19 @@ offending input at most ``MAX_ECHO`` characters long (see :func:`shorten`).
 
 from __future__ import annotations
 
-__all__ = ["MAX_ECHO", "IllegalMoveError", "RecordError", "check_integer", "shorten"]
+import operator
+
+__all__ = [
+    "MAX_ECHO",
+    "MAX_RECORD",
+    "MAX_TEXT",
+    "IllegalMoveError",
+    "RecordError",
+    "check_integer",
+    "check_seed",
+    "check_text",
+    "shorten",
+]
 
 MAX_ECHO = 80
 """The most characters of a caller's input an error message quotes."""
@@ -34,6 +46,48 @@ def shorten(value: object, limit: int = MAX_ECHO) -> str:
     return text
 
 
+MAX_TEXT = 1_000
+"""The longest text read as cards, a move, a bid or an UNO action (a whole deck with suits
+and separators is under 300 characters): longer text is refused before any work."""
+
+MAX_RECORD = 1_000_000
+"""The longest game or match record (JSON or text) read, in characters."""
+
+SEED_LIMIT = 1 << 64
+
+
+def check_seed(seed: object, name: str = "seed") -> int:
+    """A seed, checked the same way at every entry point: an integer ``0 <= seed < 2**64``
+    (``int`` or numpy integer; ``bool``, floats and text are refused with TypeError).
+
+    >>> check_seed(2**64 - 1) == 2**64 - 1
+    True
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must lie in 0 .. 18446744073709551615, not -1
+    """
+    return check_integer(seed, name, 0, SEED_LIMIT - 1)
+
+
+def check_text(text: object, what: str, limit: int = MAX_TEXT) -> str:
+    """``text`` if it is a ``str`` of at most ``limit`` characters; TypeError or ValueError
+    otherwise, decided from the length alone (nothing is read).
+
+    >>> check_text("33", "cards")
+    '33'
+    >>> check_text("3" * 5000, "cards")
+    Traceback (most recent call last):
+    ...
+    ValueError: cards: 5000 characters, more than the 1000 read
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"{what}: expected a string, not {type(text).__name__}")
+    if len(text) > limit:
+        raise ValueError(f"{what}: {len(text)} characters, more than the {limit} read")
+    return text
+
+
 class IllegalMoveError(ValueError):
     """An action that is not legal here, or that cannot be read; the message says why."""
 
@@ -56,10 +110,11 @@ class RecordError(ValueError):
         self.field = field
 
 
-def check_integer(value: object, name: str, low: int, high: int) -> int:
+def check_integer(value: object, name: str, low: int | None = None, high: int | None = None) -> int:
     """``value`` as an ``int`` if it is an integer (numpy's too, never a bool) in
-    ``low .. high``; else ``TypeError`` (not an integer) or ``ValueError`` (out of range),
-    naming ``name``. Every count, size, seat and seed at the boundary goes through here.
+    ``low .. high`` (either bound may be None: unbounded); else ``TypeError`` (not an
+    integer) or ``ValueError`` (out of range), naming ``name``. Every count, size, seat and
+    seed at the boundary goes through here.
 
     >>> import numpy as np
     >>> check_integer(np.int64(3), "threads", 1, 256)
@@ -75,7 +130,13 @@ def check_integer(value: object, name: str, low: int, high: int) -> int:
         or not hasattr(value, "__index__")
     ):
         raise TypeError(f"{name} must be an integer, not {shorten(value)}")
-    number = value.__index__()
-    if not low <= number <= high:
-        raise ValueError(f"{name} must lie in {low} .. {high}, not {shorten(number)}")
+    number = operator.index(value)
+    if (low is not None and number < low) or (high is not None and number > high):
+        if high is None:
+            span = f"be at least {low}"
+        elif low is None:
+            span = f"be at most {high}"
+        else:
+            span = f"lie in {low} .. {high}"
+        raise ValueError(f"{name} must {span}, not {shorten(number)}")
     return int(number)

@@ -28,19 +28,28 @@ import functools
 import json
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
+from ddz import _records
 from ddz._core import actions as _actions
 from ddz._core import game as _core
 from ddz.cards import Cards, CardsLike
-from ddz.errors import IllegalMoveError, check_integer, shorten
+from ddz.errors import (
+    MAX_RECORD,
+    IllegalMoveError,
+    RecordError,
+    check_integer,
+    check_seed,
+    check_text,
+    shorten,
+)
 from ddz.moves import PASS, Move, why_illegal
 from ddz.position import Position
-from ddz.rules import CLASSIC, PRESETS, Bidding, Rules, action_codes
+from ddz.rules import CLASSIC, PRESETS, Rules, action_codes
 
 if TYPE_CHECKING:
     from ddz.actions import ActionSpace
@@ -75,19 +84,22 @@ class Bid:
     value: int = 0
 
     def __post_init__(self) -> None:
-        if self.kind not in ("pass", "bid", "call", "grab"):
-            raise ValueError(f"{self.kind!r} is no bidding action (pass, bid N, call, grab)")
+        if not isinstance(self.kind, str) or self.kind not in ("pass", "bid", "call", "grab"):
+            raise ValueError(f"{shorten(self.kind)} is no bidding action (pass, bid N, call, grab)")
+        object.__setattr__(self, "value", check_integer(self.value, "a bid's value"))
         if (self.kind == "bid") != (1 <= self.value <= 3):
             raise ValueError(f"a bid is 1, 2 or 3, and only a bid has a value: {self!r}")
 
     @classmethod
     def parse(cls, text: str) -> Bid:
-        words = text.split()
+        words = check_text(text, "a bid").split()
         if len(words) == 2 and words[0].lower() == "bid" and words[1] in ("1", "2", "3"):
             return cls("bid", int(words[1]))
         if len(words) == 1 and words[0].lower() in ("pass", "call", "grab"):
             return cls(words[0].lower())
-        raise ValueError(f"{text!r} is no bidding action (pass, bid 1, bid 2, bid 3, call, grab)")
+        raise ValueError(
+            f"{shorten(text)} is no bidding action (pass, bid 1, bid 2, bid 3, call, grab)"
+        )
 
     @classmethod
     def from_code(cls, code: int) -> Bid:
@@ -261,6 +273,36 @@ class Observation:
         parts.append(self.direction)
         return np.array(parts, dtype=np.int8)
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (cards and moves in notation) that :meth:`from_dict` reads back."""
+        from ddz.records import observation_to_dict
+
+        return observation_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Observation:
+        """The observation :meth:`to_dict` wrote; ``ddz.errors.RecordError`` names a bad field."""
+        from ddz.records import observation_from_dict
+
+        return observation_from_dict(data)
+
+    def to_json(self) -> str:
+        """This observation as JSON, what a server sends one player (``ddz.records``).
+
+        >>> import ddz
+        >>> seen = ddz.Game(seed=1).observation(0)
+        >>> ddz.Observation.from_json(seen.to_json()) == seen
+        True
+        """
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Observation:
+        """The observation :meth:`to_json` wrote; ``ddz.errors.RecordError`` if it is not one."""
+        from ddz.records import observation_from_json
+
+        return observation_from_json(text)
+
     def __str__(self) -> str:
         """The table as this seat sees it (``ddz.render.text``)."""
         from ddz.render import text  # ddz.render imports this module
@@ -303,9 +345,7 @@ class Game:
         deal: tuple[Sequence[CardsLike], CardsLike] | None = None,
         first_player: int | None = None,
     ) -> None:
-        if seed is None:
-            seed = random.SystemRandom().getrandbits(63)
-        seed = check_integer(seed, "seed", 0, (1 << 64) - 1)
+        seed = random.SystemRandom().getrandbits(63) if seed is None else check_seed(seed)
         self.rules = rules
         self.seed = seed
         dealt_hands, dealt_kitty, state = _core.shuffled_deal(rules, seed)
@@ -602,6 +642,10 @@ class Game:
             raise IllegalMoveError(
                 f"an action is a Move, a Bid, text or an action index, not {shorten(action)}"
             )
+        try:
+            check_text(action, "an action")
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
         if action.strip().lower() == "pass":
             return Bid("pass") if self.phase == "bidding" else PASS
         first_word = action.split()[0].lower() if action.split() else ""
@@ -622,17 +666,32 @@ class Game:
         reason = self._core.check(code)
         return None if reason == 0 else self._reason(code, parsed, reason)
 
-    def step(self, action: Action | str | int) -> ActionRecord:
+    def step(self, action: Action | str | int, *, player: int | None = None) -> ActionRecord:
         """Take an action, checked: IllegalMoveError (with the reason) leaves the game as it
-        was. Returns the record appended to the history.
+        was. Returns the record appended to the history. ``player`` is the seat sending the
+        action (a server's check): IllegalMoveError unless it is that seat's turn.
 
         ``action`` is a ``Move``, a ``Bid``, their text, or an ``int`` (or numpy integer):
         an action *index* of ``ddz.ActionSpace(self.rules)``, what masks and environments
         hand out. Raw core move codes go through :meth:`step_code`. The check and the
         change are one call into the core, so threads sharing a game cannot interleave them.
         """
+        if player is not None:
+            self._check_turn(player)
         code, parsed = self._code_of(action)
         return self._step(code, parsed)
+
+    def _check_turn(self, player: object) -> None:
+        from ddz.records import seat_of
+
+        try:
+            seat = seat_of(self.rules.players, player)
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+        if self.current_player is None:
+            raise IllegalMoveError("the game is over")
+        if seat != self.current_player:
+            raise IllegalMoveError(f"it is seat {self.current_player}'s turn, not seat {seat}'s")
 
     def step_code(self, code: int) -> ActionRecord:
         """:meth:`step` for a raw core action code (``Move.code``, ``Bid.code``;
@@ -874,11 +933,20 @@ class Game:
 
     # --- records -------------------------------------------------------------------------
 
-    def to_json(self) -> str:
+    def view(self, seat: int) -> dict[str, Any]:
+        """The record as ``seat`` may see it, JSON-ready: the other hands, the kitty until a
+        landlord takes it and the seed left out (``ddz.records.view``)."""
+        from ddz.records import view
+
+        return view(self, seat)
+
+    def to_json(self, *, seat: int | None = None) -> str:
         """The game as JSON: rules, seed, deal, first player and every action; from_json
-        replays it exactly."""
-        rules = dataclasses.asdict(self.rules)
-        rules["bidding"] = self.rules.bidding.value
+        replays it exactly. With ``seat``: :meth:`view` as JSON, what a server sends that
+        seat (it does not replay)."""
+        if seat is not None:
+            return json.dumps(self.view(seat))
+        rules = self.rules.to_dict()
         if self._position is not None:  # a game set up at a position: the position, no deal
             start = {"format": "ddz-game/1", "rules": rules, "position": str(self._position)}
             actions = [str(record.action) for record in self.history]
@@ -886,7 +954,7 @@ class Game:
         return json.dumps(
             {
                 "format": "ddz-game/1",
-                "rules": rules,
+                "rules": self.rules.to_dict(),
                 "seed": self.seed,
                 "hands": [str(hand) for hand in self._deal[0]],
                 "kitty": str(self._deal[1]),
@@ -897,33 +965,32 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        data = json.loads(text)
-        if data.get("format") != "ddz-game/1":
-            raise ValueError("not a ddz game record (format ddz-game/1)")
-        fields = dict(data["rules"])
-        fields.pop("core_flags", None)
-        fields["bidding"] = Bidding(fields["bidding"])
+        """The game :meth:`to_json` wrote, replayed action by action. Any fault (not JSON, a
+        missing or mistyped field, cards that do not read, an action that is not legal)
+        raises :class:`ddz.RecordError` naming the field and the action number (from 1)."""
+        data = _records.load_json(text, "ddz-game/1", "a ddz game record")
+        rules = _read_rules(_records.field(data, "rules", dict), "rules")
         if "position" in data:  # a game that started at a position
-            game = Position.parse(data["position"], rules=Rules(**fields)).game()
-            for action in data["actions"]:
+            position = _records.field(data, "position", str)
+            game = _at_position(position, rules, "position")
+        else:
+            seed = _read(check_seed, _records.field(data, "seed", int), "seed")
+            hands = _records.strings(data, "hands")
+            kitty = _records.field(data, "kitty", str)
+            first = _records.field(data, "first_player", int)
+            game = _start(rules, seed, hands, kitty, first, "first_player")
+        for number, action in enumerate(_records.strings(data, "actions"), start=1):
+            try:
                 game.step(action)
-            return game
-        game = cls(
-            Rules(**fields),
-            seed=data["seed"],
-            deal=(data["hands"], data["kitty"]),
-            first_player=data["first_player"],
-        )
-        for action in data["actions"]:
-            game.step(action)
+            except ValueError as error:
+                raise RecordError(str(error), ply=number, field="actions") from None
         return game
 
     def record(self) -> str:
         """A compact, readable record of the game that :meth:`from_record` replays."""
         name = next((n for n, preset in PRESETS.items() if preset == self.rules), None)
-        rules = dataclasses.asdict(self.rules)
-        rules["bidding"] = self.rules.bidding.value
-        lines = [f"rules {name}" if name else f"rules {json.dumps(rules)}"]
+        rules = json.dumps(self.rules.to_dict())
+        lines = [f"rules {name}" if name else f"rules {rules}"]
         if self._position is not None:
             lines.append(f"position {self._position}")
         else:
@@ -937,6 +1004,14 @@ class Game:
 
     @classmethod
     def from_record(cls, text: str) -> Game:
+        """The game :meth:`record` wrote, replayed. Any fault raises :class:`ddz.RecordError`
+        naming the line's field (``seed``, ``hand 1``, ...) or the action number (from 1)."""
+        if not isinstance(text, str):
+            raise RecordError(f"a game record is text, not {type(text).__name__}")
+        if len(text) > MAX_RECORD:
+            raise RecordError(
+                f"a game record of {len(text)} characters is longer than {MAX_RECORD}"
+            )
         lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
         header: dict[str, str] = {}
         hands: dict[int, str] = {}
@@ -944,41 +1019,55 @@ class Game:
         for line in lines:
             word, _, rest = line.partition(" ")
             if word == "hand":
-                seat, _, cards = rest.partition(" ")
-                hands[int(seat)] = cards
+                seat_text, _, cards = rest.partition(" ")
+                seat = _read_number(seat_text, "hand")
+                if seat in hands:
+                    raise RecordError("the seat's hand is given twice", field=f"hand {seat}")
+                hands[seat] = cards
             elif word in ("rules", "seed", "kitty", "first", "result", "position"):
+                if word in header:
+                    raise RecordError("given twice", field=word)
                 header[word] = rest
-            elif word.isdigit():
-                moves.append((int(word), rest))
+            elif word.isascii() and word.isdigit():
+                moves.append((_read_number(word, "action"), rest))
             else:
-                raise ValueError(f"unreadable record line: {line!r}")
+                raise RecordError(f"unreadable record line: {shorten(line)}", ply=None)
+        if "rules" not in header:
+            raise RecordError("missing", field="rules")
         rules_text = header["rules"]
         if rules_text in PRESETS:
             rules = PRESETS[rules_text]
         else:
-            fields = json.loads(rules_text)
-            fields.pop("core_flags", None)
-            fields["bidding"] = Bidding(fields["bidding"])
-            rules = Rules(**fields)
+            fields = _records.load_object(rules_text, "the rules", field="rules")
+            rules = _read_rules(fields, "rules")
         if "position" in header:
-            game = Position.parse(header["position"], rules=rules).game()
+            game = _at_position(header["position"], rules, "position")
         else:
-            game = cls(
-                rules,
-                seed=int(header["seed"]),
-                deal=([hands[seat] for seat in sorted(hands)], header.get("kitty", "")),
-                first_player=int(header["first"]),
-            )
-        for player, action in moves:
+            for name in ("seed", "first"):
+                if name not in header:
+                    raise RecordError("missing", field=name)
+            seed = _read(check_seed, _read_number(header["seed"], "seed"), "seed")
+            if sorted(hands) != list(range(len(hands))):
+                raise RecordError(f"hands for seats {sorted(hands)}", field="hand")
+            deal_hands = [hands[seat] for seat in sorted(hands)]
+            first = _read_number(header["first"], "first")
+            game = _start(rules, seed, deal_hands, header.get("kitty", ""), first, "first")
+        for number, (player, action) in enumerate(moves, start=1):
             if player != game.current_player:
-                raise ValueError(
+                raise RecordError(
                     f"record says seat {player} acts at ply {game._core.ply}, "
-                    f"but it is seat {game.current_player}'s turn"
+                    f"but it is seat {game.current_player}'s turn",
+                    ply=number,
                 )
-            game.step(action)
+            try:
+                game.step(action)
+            except ValueError as error:
+                raise RecordError(str(error), ply=number) from None
         if "result" in header and header["result"] != game._result():
-            raise ValueError(
-                f"record's result {header['result']!r} differs from the replay's {game._result()!r}"
+            raise RecordError(
+                f"record's result {shorten(header['result'])} differs from the replay's "
+                f"{game._result()!r}",
+                field="result",
             )
         return game
 
@@ -1006,6 +1095,53 @@ def _raw_code(code: object) -> int:
     if not 0 <= value < 1 << 64:
         raise IllegalMoveError(f"an action code lies in 0 .. 2**64 - 1, not {shorten(value)}")
     return value
+
+
+def _read_rules(data: dict[str, object], field: str) -> Rules:
+    try:
+        return Rules.from_dict(data)
+    except (TypeError, ValueError) as error:
+        raise RecordError(str(error), field=field) from None
+
+
+def _read(check: Callable[[object], int], value: object, field: str) -> int:
+    try:
+        return check(value)
+    except (TypeError, ValueError) as error:
+        raise RecordError(str(error), field=field) from None
+
+
+def _read_number(text: str, field: str) -> int:
+    """A non-negative decimal number from a text record (at most 20 digits)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 20):
+        raise RecordError(f"expected a number, not {shorten(text)}", field=field)
+    return int(text)
+
+
+def _start(
+    rules: Rules, seed: int, hands: list[str], kitty: str, first: int, first_field: str
+) -> Game:
+    """The game a record's header describes; RecordError names the field at fault."""
+    for seat, hand in enumerate(hands):
+        _read(lambda text: len(Cards(text)), hand, f"hands[{seat}]")  # type: ignore[arg-type]
+    _read(lambda text: len(Cards(text)), kitty, "kitty")  # type: ignore[arg-type]
+    _read(
+        lambda value: check_integer(value, "the first player", 0, rules.players - 1),
+        first,
+        first_field,
+    )
+    try:
+        return Game(rules, seed=seed, deal=(hands, kitty), first_player=first)
+    except (TypeError, ValueError) as error:
+        raise RecordError(str(error), field="hands") from None
+
+
+def _at_position(text: str, rules: Rules, field: str) -> Game:
+    """The game a record's position describes; RecordError names the field at fault."""
+    try:
+        return Position.parse(text, rules=rules).game()
+    except (TypeError, ValueError) as error:
+        raise RecordError(str(error), field=field) from None
 
 
 def _check_deal(

@@ -24,6 +24,7 @@ from typing import TypeAlias
 
 from ddz._core import moves as _core
 from ddz.cards import Cards, CardsLike, coerce_cards
+from ddz.errors import check_text, shorten
 from ddz.rules import CLASSIC, Rules
 
 __all__ = [
@@ -65,6 +66,7 @@ def parse_move(text: str) -> Move:
     """Read a move in the notation (what ``Move.parse`` does; see its docstring)."""
     if not isinstance(text, str):
         raise TypeError(f"a move is parsed from a string, not {type(text).__name__}")
+    check_text(text, "a move")
     stripped = text.strip()
     if stripped.lower() == "pass":
         return PASS
@@ -72,11 +74,11 @@ def parse_move(text: str) -> Move:
     main = Cards.parse(main_text)
     kickers = Cards.parse(kicker_text) if plus else Cards()
     if plus and not kickers:
-        raise ValueError(f"no kickers after '+' in {text!r}")
+        raise ValueError(f"no kickers after '+' in {shorten(text)}")
     try:
         cards = main + kickers
     except ValueError as error:
-        raise ValueError(f"{text!r} is no move: {error}") from None
+        raise ValueError(f"{shorten(text)} is no move: {error}") from None
     readings = _core.classify_cards(cards.mask, _core.PERMISSIVE_RULES)
     if plus:
         chosen = [m for m in readings if m.type in _KICKER_TYPES and m.main == main]
@@ -85,9 +87,9 @@ def parse_move(text: str) -> Move:
     if len(chosen) == 1:
         return chosen[0]
     if not chosen:
-        raise ValueError(f"{text!r} is no move: no combination has that shape")
+        raise ValueError(f"{shorten(text)} is no move: no combination has that shape")
     options = ", ".join(repr(str(m)) for m in chosen)
-    raise ValueError(f"{text!r} has several readings; write one of {options}")
+    raise ValueError(f"{shorten(text)} has several readings; write one of {options}")
 
 
 def _hand(hand: CardsLike) -> int:

@@ -9,6 +9,15 @@ True
 (2, '555566')
 >>> ddz.CLASSIC.replace(four_with_two=False).four_with_two
 False
+>>> ddz.CLASSIC.replace(four_with_two=False)
+ddz.CLASSIC.replace(four_with_two=False)
+
+Every option is checked when a rule set is made (docs/rules.md, "Checked options"): switches
+are ``bool`` (a numpy bool counts as its ``bool``; ``0``, ``1`` and text such as ``"false"``
+are refused), counts are integers (numpy integers too) in their documented ranges,
+``bidding`` is a :class:`Bidding` or its value (``"call-grab"``), and equivalent values are
+normalised (``excluded_ranks="43"`` is ``"34"``). Wrong types raise ``TypeError``, values out
+of range ``ValueError``.
 
 The move engine in the native core receives a rule set as one integer of plain flags
 (:attr:`Rules.core_flags`); nothing outside this module builds that integer.
@@ -27,6 +36,7 @@ import numpy.typing as npt
 from ddz._core import game as _game
 from ddz._core import moves as _moves
 from ddz.cards import RANKS, Cards
+from ddz.errors import check_integer, shorten
 
 __all__ = [
     "CLASSIC",
@@ -129,27 +139,64 @@ class Rules:
     core_flags: int = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._normalise()
         self._validate()
         object.__setattr__(self, "core_flags", self._pack())
+
+    def _normalise(self) -> None:
+        """Check every field's type and store it in its one canonical form."""
+        for field in dataclasses.fields(self):
+            if not field.init:
+                continue
+            name, value = field.name, getattr(self, field.name)
+            if field.type in ("bool", bool):
+                if not isinstance(value, (bool, np.bool_)):
+                    raise TypeError(f"{name} is True or False, not {shorten(value)}")
+                value = bool(value)
+            elif field.type in ("int", int):
+                if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+                    raise TypeError(f"{name} is an integer, not {shorten(value)}")
+                value = check_integer(value, name)
+            object.__setattr__(self, name, value)
+        if isinstance(self.bidding, str):
+            try:
+                object.__setattr__(self, "bidding", Bidding(self.bidding))
+            except ValueError:
+                values = ", ".join(repr(b.value) for b in Bidding)
+                raise ValueError(
+                    f"bidding is a ddz.Bidding or one of {values}, not {shorten(self.bidding)}"
+                ) from None
+        elif not isinstance(self.bidding, Bidding):
+            raise TypeError(f"bidding is a ddz.Bidding, not {shorten(self.bidding)}")
+        excluded = self.excluded_ranks
+        if not isinstance(excluded, str):
+            raise TypeError(f"excluded_ranks is text (ranks such as '34'), not {shorten(excluded)}")
+        if len(excluded) > 2 * len(RANKS):
+            raise ValueError(f"excluded_ranks: {shorten(excluded)} names more than the ranks")
+        for char in excluded.upper():
+            if char not in RANKS:
+                raise ValueError(f"excluded_ranks: {char!r} is not a rank ({RANKS})")
+        canonical = "".join(rank for rank in RANKS if rank in excluded.upper())
+        object.__setattr__(self, "excluded_ranks", canonical)
 
     def _validate(self) -> None:
         if not 2 <= self.players <= 3:
             raise ValueError(f"players must be 2 or 3, not {self.players!r}")
-        for name in ("hand_size", "kitty_size", "max_grabs"):
+        if self.hand_size < 1:
+            raise ValueError(
+                f"hand_size must be at least 1 (a player who holds nothing can never go out), "
+                f"not {self.hand_size}"
+            )
+        for name in ("kitty_size", "max_grabs"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 0:
+            if value < 0:
                 raise ValueError(f"{name} must be a non-negative integer, not {value!r}")
         if self.max_grabs > 8:
             raise ValueError(
                 f"max_grabs is at most 8 (each grab doubles the score), not {self.max_grabs!r}"
             )
-        if not isinstance(self.bidding, Bidding):
-            raise ValueError(f"bidding must be a ddz.Bidding, not {self.bidding!r}")
         if not 0 <= self.action_cards <= 2:
             raise ValueError(f"action_cards must be 0, 1 or 2, not {self.action_cards!r}")
-        for char in self.excluded_ranks:
-            if char not in RANKS:
-                raise ValueError(f"excluded_ranks: {char!r} is not a rank ({RANKS})")
         needed = self.players * self.hand_size + self.kitty_size
         if needed > len(self.deck):
             raise ValueError(
@@ -214,6 +261,47 @@ class Rules:
         """A copy with some fields changed (validated like a new rule set)."""
         return dataclasses.replace(self, **changes)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The options as plain JSON values (``bidding`` as its value); :meth:`from_dict`
+        reads them back."""
+        data = {
+            field.name: getattr(self, field.name)
+            for field in dataclasses.fields(self)
+            if field.init
+        }
+        data["bidding"] = self.bidding.value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from :meth:`to_dict`'s form (records write it). Unknown fields, wrong types
+        (``"four_with_two": "false"`` is not False) and values out of range are refused; a
+        ``core_flags`` entry (records before this method) is ignored, since it is computed."""
+        if not isinstance(data, dict):
+            raise TypeError(f"rules are a dict of options, not {shorten(data)}")
+        known = {field.name for field in dataclasses.fields(cls) if field.init}
+        fields = {key: value for key, value in data.items() if key != "core_flags"}
+        unknown = set(fields) - known
+        if unknown:
+            raise ValueError(f"unknown rule fields: {shorten(sorted(map(str, unknown)))}")
+        return cls(**fields)
+
+    def __repr__(self) -> str:
+        """The nearest preset and what differs from it: ``ddz.CLASSIC``,
+        ``ddz.CLASSIC.replace(four_with_two=False)`` (short enough for ``help()``)."""
+        best, best_key = "", (len(dataclasses.fields(self)), 0)
+        for name, preset in _PRESET_NAMES.items():
+            changed = [
+                f"{field.name}={_value_repr(getattr(self, field.name))}"
+                for field in dataclasses.fields(self)
+                if field.init and getattr(self, field.name) != getattr(preset, field.name)
+            ]
+            text = f"ddz.{name}" + (f".replace({', '.join(changed)})" if changed else "")
+            key = (len(changed), len(text))  # fewest changes, then the shortest text
+            if not best or key < best_key:
+                best, best_key = text, key
+        return best or super().__repr__()
+
 
 CLASSIC = Rules()
 """The rule book's classic three-player game (RULES.md sections 1-3)."""
@@ -263,6 +351,14 @@ combinations, no bidding (base score 1, no let cards). Positions of any hand siz
 ``ddz.Game.from_position``; ``Game(ENDGAME, seed=...)`` deals a random 17 v 17 position with
 a random landlord to lead (the other 20 cards set aside)."""
 
+
+def _value_repr(value: object) -> str:
+    return f"ddz.Bidding.{value.name}" if isinstance(value, Bidding) else repr(value)
+
+
+_PRESET_NAMES: dict[str, Rules] = {}
+"""The presets by their names in ``ddz`` (for the repr), filled below."""
+
 PRESETS = {
     "classic": CLASSIC,
     "douzero": DOUZERO,
@@ -272,6 +368,8 @@ PRESETS = {
     "uno-landlord": UNO_LANDLORD,
 }
 """The presets by the names records and the command line use."""
+
+_PRESET_NAMES.update({name.upper().replace("-", "_"): preset for name, preset in PRESETS.items()})
 
 
 @functools.lru_cache(maxsize=32)

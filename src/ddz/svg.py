@@ -43,7 +43,7 @@ _NAMES = {"T": "10", "X": "JOKER", "D": "JOKER", "S": "SKIP", "V": "REV"}
 _STEP = 21  # how far apart the cards of a fanned hand are: enough to read each corner
 
 
-# --- building blocks (ddz.uno.svg uses them too) ----------------------------------------------
+# --- building blocks, shared with ddz.uno.svg -------------------------------------------------
 
 
 def document(width: int, height: int, body: Iterable[str], *, label: str = "") -> str:
@@ -68,16 +68,20 @@ def text(
 ) -> str:
     """One line of escaped text with its baseline at ``y``."""
     return (
-        f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" fill="{fill}" '
+        f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}" fill="{fill}" '
         f'text-anchor="{anchor}" font-weight="{weight}">{escape(words)}</text>'
     )
 
 
+def pill_width(words: str) -> float:
+    return 12 + 7.5 * len(words)
+
+
 def pill(x: float, y: float, words: str, *, fill: str, ink: str = "#ffffff") -> str:
     """A rounded label (a role, ``pass``) whose left edge is ``x`` and middle ``y``."""
-    width = 12 + 7.5 * len(words)
+    width = pill_width(words)
     return (
-        f'<g class="pill"><rect x="{_n(x)}" y="{_n(y - 10)}" width="{_n(width)}" height="20" '
+        f'<g class="pill"><rect x="{num(x)}" y="{num(y - 10)}" width="{num(width)}" height="20" '
         f'rx="10" fill="{fill}"/>'
         + text(x + width / 2, y + 4.5, words, size=12, fill=ink, anchor="middle", weight="bold")
         + "</g>"
@@ -87,7 +91,7 @@ def pill(x: float, y: float, words: str, *, fill: str, ink: str = "#ffffff") -> 
 def back(x: float, y: float, *, scale: float = 1.0) -> str:
     """A card face down."""
     return (
-        f'<g class="card back" transform="{_place(x, y, scale)}">'
+        f'<g class="card back" transform="{placement(x, y, scale)}">'
         f'<rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" rx="6" fill="#7b1f3a" '
         'stroke="#ffffff" stroke-width="1.5"/>'
         f'<rect x="5" y="5" width="{CARD_WIDTH - 10}" height="{CARD_HEIGHT - 10}" rx="3" '
@@ -96,13 +100,12 @@ def back(x: float, y: float, *, scale: float = 1.0) -> str:
 
 
 def backs(x: float, y: float, count: int, *, scale: float = 1.0, step: float = 7) -> str:
-    """``count`` cards face down, fanned, and their number; the width they take is
-    ``backs_width(count)``."""
+    """``count`` cards face down, fanned ``step`` apart, with their number on top."""
     parts = [back(x + i * step * scale, y, scale=scale) for i in range(count)]
     if count:
         middle_x = x + ((count - 1) * step + CARD_WIDTH) * scale / 2
         parts.append(
-            f'<circle cx="{_n(middle_x)}" cy="{_n(y + CARD_HEIGHT * scale / 2)}" r="13" '
+            f'<circle cx="{num(middle_x)}" cy="{num(y + CARD_HEIGHT * scale / 2)}" r="13" '
             'fill="#ffffff" stroke="#7b1f3a" stroke-width="1.5"/>'
             + text(
                 middle_x,
@@ -116,14 +119,15 @@ def backs(x: float, y: float, count: int, *, scale: float = 1.0, step: float = 7
     return "".join(parts)
 
 
-def _n(value: float) -> str:
-    """A coordinate as short, stable text: ``12``, ``12.5``."""
+def num(value: float) -> str:
+    """A coordinate as short, stable text: ``12``, ``12.5`` (never ``12.000001``)."""
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _place(x: float, y: float, scale: float) -> str:
-    where = f"translate({_n(x)},{_n(y)})"
-    return where if scale == 1 else f"{where} scale({_n(scale)})"
+def placement(x: float, y: float, scale: float) -> str:
+    """A ``transform`` that moves an element to ``x, y`` and scales it."""
+    where = f"translate({num(x)},{num(y)})"
+    return where if scale == 1 else f"{where} scale({num(scale)})"
 
 
 # --- Dou Dizhu cards -------------------------------------------------------------------------
@@ -133,7 +137,7 @@ def _star(cx: float, cy: float, radius: float, fill: str) -> str:
     points = []
     for i, (x, y) in enumerate(_STAR_UNIT):
         r = radius if i % 2 == 0 else radius * 0.45  # outer and inner points alternate
-        points.append(f"{_n(cx + r * x)},{_n(cy + r * y)}")
+        points.append(f"{num(cx + r * x)},{num(cy + r * y)}")
     return f'<polygon points="{" ".join(points)}" fill="{fill}"/>'
 
 
@@ -152,28 +156,29 @@ _STAR_UNIT = (
 """Ten directions 36 degrees apart, the first straight up: a five-pointed star's points."""
 
 
-def _skip_mark(cx: float, cy: float, radius: float, colour: str, width: float) -> str:
+def skip_mark(cx: float, cy: float, radius: float, colour: str, width: float) -> str:
+    """A Skip's symbol: a barred circle (Uno the Landlord's and UNO's Skip share it)."""
     offset = radius * 0.707
     return (
-        f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(radius)}" fill="none" stroke="{colour}" '
-        f'stroke-width="{_n(width)}"/>'
-        f'<line x1="{_n(cx - offset)}" y1="{_n(cy + offset)}" x2="{_n(cx + offset)}" '
-        f'y2="{_n(cy - offset)}" stroke="{colour}" stroke-width="{_n(width)}"/>'
+        f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(radius)}" fill="none" stroke="{colour}" '
+        f'stroke-width="{num(width)}"/>'
+        f'<line x1="{num(cx - offset)}" y1="{num(cy + offset)}" x2="{num(cx + offset)}" '
+        f'y2="{num(cy - offset)}" stroke="{colour}" stroke-width="{num(width)}"/>'
     )
 
 
-def _reverse_mark(cx: float, cy: float, size: float, colour: str, width: float) -> str:
+def reverse_mark(cx: float, cy: float, size: float, colour: str, width: float) -> str:
     """Two arrows, one each way (the symbol of a Reverse)."""
     half, gap, head = size, size * 0.38, size * 0.42
 
     def arrow(y: float, direction: int) -> str:
         tip = cx + direction * half
         return (
-            f'<line x1="{_n(cx - direction * half)}" y1="{_n(y)}" x2="{_n(tip)}" y2="{_n(y)}" '
-            f'stroke="{colour}" stroke-width="{_n(width)}" stroke-linecap="round"/>'
-            f'<polyline points="{_n(tip - direction * head)},{_n(y - head)} {_n(tip)},{_n(y)} '
-            f'{_n(tip - direction * head)},{_n(y + head)}" fill="none" stroke="{colour}" '
-            f'stroke-width="{_n(width)}" stroke-linecap="round" stroke-linejoin="round"/>'
+            f'<line x1="{num(cx - direction * half)}" y1="{num(y)}" x2="{num(tip)}" y2="{num(y)}" '
+            f'stroke="{colour}" stroke-width="{num(width)}" stroke-linecap="round"/>'
+            f'<polyline points="{num(tip - direction * head)},{num(y - head)} {num(tip)},{num(y)} '
+            f'{num(tip - direction * head)},{num(y + head)}" fill="none" stroke="{colour}" '
+            f'stroke-width="{num(width)}" stroke-linecap="round" stroke-linejoin="round"/>'
         )
 
     return arrow(cy - gap, 1) + arrow(cy + gap, -1)
@@ -187,7 +192,7 @@ def card(symbol: str, *, x: float = 0, y: float = 0, seat: int | None = None) ->
         raise ValueError(f"{symbol!r} is no card symbol (3..9, T, J, Q, K, A, 2, X, D, S, V)")
     seat_attr = "" if seat is None else f' data-seat="{seat}"'
     parts = [
-        f'<g class="card" data-card="{symbol}"{seat_attr} transform="{_place(x, y, 1)}">',
+        f'<g class="card" data-card="{symbol}"{seat_attr} transform="{placement(x, y, 1)}">',
         f'<rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" rx="6" fill="#fffdf7" '
         'stroke="#555555" stroke-width="1"/>',
     ]
@@ -210,8 +215,8 @@ def card(symbol: str, *, x: float = 0, y: float = 0, seat: int | None = None) ->
             )
         )
     elif symbol == "S":
-        parts.append(_skip_mark(10, 12, 5, SKIP_COLOUR, 2))
-        parts.append(_skip_mark(middle_x, middle_y, 12, SKIP_COLOUR, 3.5))
+        parts.append(skip_mark(10, 12, 5, SKIP_COLOUR, 2))
+        parts.append(skip_mark(middle_x, middle_y, 12, SKIP_COLOUR, 3.5))
         parts.append(
             text(
                 middle_x,
@@ -224,8 +229,8 @@ def card(symbol: str, *, x: float = 0, y: float = 0, seat: int | None = None) ->
             )
         )
     elif symbol == "V":
-        parts.append(_reverse_mark(10, 12, 5, REVERSE_COLOUR, 1.8))
-        parts.append(_reverse_mark(middle_x, middle_y, 12, REVERSE_COLOUR, 3))
+        parts.append(reverse_mark(10, 12, 5, REVERSE_COLOUR, 1.8))
+        parts.append(reverse_mark(middle_x, middle_y, 12, REVERSE_COLOUR, 3))
         parts.append(
             text(
                 middle_x,
@@ -256,6 +261,14 @@ def card(symbol: str, *, x: float = 0, y: float = 0, seat: int | None = None) ->
     return "".join(parts)
 
 
+def fitting_step(count: int, room: float, *, step: float = _STEP, extra: float = 0) -> float:
+    """How far apart ``count`` cards go to fit in ``room`` (``extra`` taken by gaps):
+    ``step`` when they fit, closer when not, never under 4."""
+    if count < 2:
+        return step
+    return max(4.0, min(step, (room - extra - CARD_WIDTH) / (count - 1)))
+
+
 def fan_width(count: int, *, step: float = _STEP) -> int:
     """The width of ``count`` cards fanned ``step`` apart."""
     return 0 if count == 0 else int(CARD_WIDTH + (count - 1) * step)
@@ -273,7 +286,7 @@ def fan(
     """Cards face up, overlapping ``step`` apart, low to high, as one ``<g>``."""
     symbols = list(cards)
     body = "".join(card(s, x=i * step, seat=seat) for i, s in enumerate(symbols))
-    return f'<g class="hand" transform="{_place(x, y, scale)}">{body}</g>'
+    return f'<g class="hand" transform="{placement(x, y, scale)}">{body}</g>'
 
 
 def _move_cards(played: Move) -> tuple[list[str], list[str]]:
@@ -282,17 +295,23 @@ def _move_cards(played: Move) -> tuple[list[str], list[str]]:
     return main, kickers
 
 
-def _move_group(played: Move, x: float, y: float, *, scale: float = 1.0) -> tuple[str, float]:
-    """A move's cards (kickers after a small gap), or a ``pass`` label; and its width."""
+def _move_group(
+    played: Move, x: float, y: float, *, scale: float = 1.0, room: float = 10_000
+) -> tuple[str, float]:
+    """A move's cards (kickers after a small gap), or a ``pass`` label; and its width. The
+    cards close up to fit in ``room`` (drawn width)."""
     if played.is_pass:
         return pill(x, y + CARD_HEIGHT * scale / 2, "pass", fill="#546e7a"), 48
     main, kickers = _move_cards(played)
-    parts = [card(s, x=i * _STEP) for i, s in enumerate(main)]
-    offset = fan_width(len(main)) + 8
-    parts += [card(s, x=offset + i * _STEP) for i, s in enumerate(kickers)]
-    width = fan_width(len(main)) + (fan_width(len(kickers)) + 8 if kickers else 0)
+    # main and kickers fan with one step; the kickers' first card and the gap take a card more
+    extra = CARD_WIDTH + 8 if kickers else 0
+    step = fitting_step(len(main) + len(kickers) - (1 if kickers else 0), room / scale, extra=extra)
+    parts = [card(s, x=i * step) for i, s in enumerate(main)]
+    offset = fan_width(len(main), step=step) + 8
+    parts += [card(s, x=offset + i * step) for i, s in enumerate(kickers)]
+    width = offset - 8 + (fan_width(len(kickers), step=step) + 8 if kickers else 0)
     body = "".join(parts)
-    return f'<g class="move" transform="{_place(x, y, scale)}">{body}</g>', width * scale
+    return f'<g class="move" transform="{placement(x, y, scale)}">{body}</g>', width * scale
 
 
 def hand(cards: Cards | str) -> str:
@@ -389,7 +408,7 @@ def _title(seen: TableView) -> str:
     return f"{seen.title}: {state}{you}"
 
 
-_ROLE_FILL = {"landlord": "#f9a825", "farmer": "#1565c0", "-": "#607d8b"}
+_ROLE_FILL = {"landlord": "#f9a825", "farmer": "#1565c0"}
 
 
 def _seat_row(seen: TableView, player: int, top: int, played: ActionRecord | None) -> str:
@@ -403,21 +422,24 @@ def _seat_row(seen: TableView, player: int, top: int, played: ActionRecord | Non
     name = f"seat {player}" + (" (you)" if player == seen.viewer else "")
     parts.append(text(22, top + 30, name, size=15, fill="#ffffff", weight="bold"))
     seat_role = role(seen, player)
-    parts.append(
-        pill(22, top + 48, seat_role if seat_role != "-" else "?", fill=_ROLE_FILL[seat_role])
-    )
+    tag_x = 22.0
+    if seat_role != "-":  # no role until bidding settles the landlord
+        parts.append(pill(22, top + 48, seat_role, fill=_ROLE_FILL[seat_role]))
+        tag_x += pill_width(seat_role) + 8
     count = seen.counts[player]
     parts.append(
         text(22, top + 78, f"{count} card{'s' if count != 1 else ''}", size=13, fill="#e0f2f1")
     )
     if acting:
-        parts.append(_to_act(top))
+        parts.append(to_act(tag_x, top + 52))
     cards = seen.hands[player]
     card_top = top + (_ROW - CARD_HEIGHT) / 2
+    room = _PLAY_X - 10 - _HAND_X
     if cards is None:
-        parts.append(backs(_HAND_X, card_top, count))
+        parts.append(backs(_HAND_X, card_top, count, step=fitting_step(count, room, step=7)))
     elif cards:
-        parts.append(fan(cards, _HAND_X, card_top, seat=player))
+        step = fitting_step(len(cards), room)
+        parts.append(fan(cards, _HAND_X, card_top, seat=player, step=step))
     else:
         parts.append(
             text(_HAND_X, top + _ROW / 2 + 5, "out", size=15, fill="#ffe082", weight="bold")
@@ -428,11 +450,9 @@ def _seat_row(seen: TableView, player: int, top: int, played: ActionRecord | Non
     return "".join(parts)
 
 
-def _to_act(top: float) -> str:
+def to_act(x: float, y: float) -> str:
     """The tag on the row of the seat to act (its outline says it too)."""
-    return text(
-        TABLE_WIDTH - 22, top + 24, "to act", size=12, fill="#ffeb3b", anchor="end", weight="bold"
-    )
+    return text(x, y, "to act", size=12, fill="#ffeb3b", weight="bold")
 
 
 def _played(record: ActionRecord, x: float, top: int) -> str:
@@ -440,7 +460,7 @@ def _played(record: ActionRecord, x: float, top: int) -> str:
     action = record.action
     if isinstance(action, Bid) or action.is_pass:
         return pill(x, top + _ROW / 2, str(action), fill="#546e7a")
-    group, _ = _move_group(action, x, top + 16, scale=0.8)
+    group, _ = _move_group(action, x, top + 16, scale=0.8, room=TABLE_WIDTH - 16 - x)
     return group
 
 

@@ -35,11 +35,12 @@ from ddz._core import worlds as _core
 from ddz.cards import Cards
 from ddz.errors import shorten
 from ddz.game import ActionRecord, Game, Observation
+from ddz.position import Position
 from ddz.rules import Rules
 
 __all__ = ["Worlds", "sample_worlds"]
 
-_MAX_WORLDS = 1 << 24  # 16 M worlds: 128 MB of hands for three seats
+_MAX_WORLDS = 1 << 20  # a million worlds: about 60 MB of card integers for three seats
 
 
 class Worlds:
@@ -53,7 +54,8 @@ class Worlds:
     * ``set_aside``: an (n,) uint64 array, the cards of each world that no seat holds or has
       played and that are not the unseen kitty;
     * ``worlds[i]``: world i's hands as ``Cards``; ``worlds.game(i)``: a :class:`ddz.Game` at
-      the same point of the game in world i (for a solver or a playout).
+      the same point of the game in world i (for a solver or a playout);
+      ``worlds.position(i)``: its :class:`ddz.Position` (play phase).
     """
 
     def __init__(
@@ -75,6 +77,7 @@ class Worlds:
         self.set_aside = set_aside
         self._history = tuple(history)
         self._moves = moves
+        self._template: Position | None = None
 
     def __len__(self) -> int:
         return len(self.hands)
@@ -99,8 +102,25 @@ class Worlds:
             return self._bidding_game(hands, Cards.from_mask(int(self.kitty[index])))
         if seen.phase != "play" or seen.landlord is None or seen.current_player is None:
             raise ValueError("the game is over: there is no position to play from")
+        return self.position(index).game()
+
+    def position(self, index: int) -> Position:
+        """World ``index``'s :class:`ddz.Position` (play phase): the same table, cards played,
+        multiplier and turn, this world's hands."""
+        if not 0 <= index < len(self):
+            raise IndexError(f"world {index} of {len(self)}")
+        seen = self.observation
+        if seen.phase != "play" or seen.landlord is None or seen.current_player is None:
+            raise ValueError(f"a position is a play-phase state; the view is in {seen.phase}")
+        hands = self[index]
+        if self._template is not None:
+            # every world agrees with the view by construction (tests/test_worlds.py checks
+            # it), and the template was validated in full: only the hands differ
+            position = object.__new__(Position)
+            position.__dict__.update(self._template.__dict__, hands=hands)
+            return position
         landlord_moves, farmer_moves = self._moves if self._moves is not None else (None, None)
-        return Game.from_position(
+        self._template = Position(
             self.rules,
             hands,
             landlord=seen.landlord,
@@ -116,6 +136,7 @@ class Worlds:
             landlord_moves=landlord_moves,
             farmer_moves=farmer_moves,
         )
+        return self._template
 
     def _bidding_game(self, hands: tuple[Cards, ...], kitty: Cards) -> Game:
         seen = self.observation

@@ -350,8 +350,8 @@ cdef class GameCore:
 
     @property
     def key(self):
-        """The 64-bit state key (state_key in state.pxd), kept incrementally."""
-        return self.s.key
+        """The 64-bit state key (key_of in state.pxd): the hands' part kept incrementally."""
+        return key_of(&self.s, &self.cfg)
 
     def key_from_scratch(self):
         """The state key computed from every field anew (for tests of the incremental key)."""
@@ -441,7 +441,7 @@ def restore_core(object rules, bytes state, bytes stack, bytes actions):
     for i in range(depth + 1):
         raw = state_raw if i == depth else stack_raw + i * sizeof(GameState)
         memcpy(&one, raw, sizeof(GameState))
-        if state_fault(&one, &cfg) or one.key != state_key(&one, &cfg):
+        if state_fault(&one, &cfg) or one.hands_key != hands_key_of(&one):
             raise ValueError("the pickled game holds a state these rules cannot reach")
     if depth > core.capacity:
         grow(core, depth)

@@ -366,8 +366,26 @@ cdef RuleSet checked_rules(uint64_t packed) except *:
 
 cdef inline int check_hand(uint64_t hand, const RuleSet* rs) except -1:
     if not is_subset(hand, rs.deck):
-        raise ValueError(f"hand {hand:#o} holds cards these rules' deck does not have")
+        raise ValueError(f"hand {cards_text(hand)!r} holds cards these rules' deck does not have")
     return 0
+
+
+def cards_text(uint64_t cards):
+    """A card integer in card notation (``ddz.Cards``'s text), for messages: one symbol a
+    card, low to high; a digit above four, which no card set holds, is written as its count
+    in brackets after the symbol (``3[7]``) rather than hidden."""
+    cdef int digit, count
+    parts = []
+    for digit in range(NUM_DIGITS):
+        count = (cards >> (3 * digit)) & 7
+        if count > 4:
+            parts.append(f"{_SYMBOLS[digit]}[{count}]")
+        else:
+            parts.append(_SYMBOLS[digit] * count)
+    return "".join(parts)
+
+
+_SYMBOLS = "3456789TJQKA2XDSV"       # ddz.cards.SYMBOLS: one symbol a digit
 
 
 cdef inline int check_table(uint64_t table, const RuleSet* rs) except -1:

@@ -72,7 +72,8 @@ ctypedef struct GameState:
     int players             # 2 or 3
     int direction           # +1 in seat order, -1 after an odd number of Reverses
     uint64_t played[3]      # the cards each seat has played: public knowledge
-    uint64_t key            # the state key (state_key below), kept up to date by every change
+    uint64_t hands_key      # the hands' Zobrist key, kept up to date by every change; the
+                            # state key (key_of below) adds the other fields' part to it
 
 
 cdef enum:
@@ -162,7 +163,7 @@ cdef inline void init_state(GameState* s, const GameConfig* cfg, const uint64_t*
     if cfg.bidding == RANDOM_LANDLORD:
         s.bid = 1
         settle(s, first_player)
-    s.key = state_key(s, cfg)
+    s.hands_key = hands_key_of(s)
 
 
 cdef inline void init_position(GameState* s, const GameConfig* cfg, const uint64_t* hands,
@@ -193,7 +194,7 @@ cdef inline void init_position(GameState* s, const GameConfig* cfg, const uint64
     s.direction = direction
     s.landlord_plays = landlord_plays
     s.farmer_plays = farmer_plays
-    s.key = state_key(s, cfg)
+    s.hands_key = hands_key_of(s)
 
 
 cdef inline void seeded_start(GameState* s, const GameConfig* cfg, uint64_t seed) noexcept nogil:
@@ -395,9 +396,6 @@ cdef inline int state_fault(const GameState* s, const GameConfig* cfg) noexcept 
 
 
 cdef inline void apply_action(GameState* s, const GameConfig* cfg, uint64_t action) noexcept nogil:
-    # The key, incrementally: take the small fields' part out, apply, put the hands' changes
-    # (one hand in play; the landlord's when it takes the kitty) and the new small fields in.
-    cdef uint64_t key = s.key ^ small_fields_key(s, cfg)
     cdef uint64_t before[3]
     cdef int seat
     for seat in range(3):
@@ -413,13 +411,17 @@ cdef inline void apply_action(GameState* s, const GameConfig* cfg, uint64_t acti
     else:
         apply_play(s, action)
     for seat in range(s.players):
+        # the hands' key, incrementally: one hand in play (none for a pass), the landlord's
+        # when it takes the kitty; only the changed ranks cost anything
         if s.hands[seat] != before[seat]:
-            key ^= zobrist_change(seat, before[seat], s.hands[seat])
-    s.key = key ^ small_fields_key(s, cfg)
+            s.hands_key ^= zobrist_change(seat, before[seat], s.hands[seat])
 
 
 # The state key: 64 bits that are equal for equal states and, with near certainty, differ
-# for different ones (docs/positions.md, "The state key"). It covers what decides the game
+# for different ones (docs/positions.md, "The state key"): the hands' Zobrist key, which
+# apply_action keeps in the state (so undo restores it), XOR a mix of the few other fields,
+# computed when the key is read (a handful of multiplications; a game loop that never reads
+# keys pays only for the hands' part). It covers what decides the game
 # from here on: every hand (Zobrist: zobrist.pxd), the phase, the seat to act, the landlord,
 # the move to beat and its maker, the direction, the grabs (the let count), the winner and a
 # void deal, whether a spring is still possible (when the rules count springs), and in
@@ -456,13 +458,23 @@ cdef inline uint64_t small_fields_key(const GameState* s, const GameConfig* cfg)
     return key
 
 
-cdef inline uint64_t state_key(const GameState* s, const GameConfig* cfg) noexcept nogil:
-    """The state key from scratch; apply_action keeps s.key equal to it incrementally."""
-    cdef uint64_t key = small_fields_key(s, cfg)
+cdef inline uint64_t key_of(const GameState* s, const GameConfig* cfg) noexcept nogil:
+    """The state key: the hands' key kept in the state, and the other fields mixed in."""
+    return s.hands_key ^ small_fields_key(s, cfg)
+
+
+cdef inline uint64_t hands_key_of(const GameState* s) noexcept nogil:
+    """The hands' Zobrist key from scratch (apply_action keeps s.hands_key equal to it)."""
+    cdef uint64_t key = 0
     cdef int seat
     for seat in range(s.players):
         key ^= zobrist_cards(seat, s.hands[seat])
     return key
+
+
+cdef inline uint64_t state_key(const GameState* s, const GameConfig* cfg) noexcept nogil:
+    """The state key from scratch, nothing incremental (for tests and checks)."""
+    return hands_key_of(s) ^ small_fields_key(s, cfg)
 
 
 cdef inline void apply_points_bid(GameState* s, uint64_t action) noexcept nogil:

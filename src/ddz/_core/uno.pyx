@@ -523,6 +523,93 @@ cdef int playout(UnoState* s, int flags, uint64_t* rng, int max_steps,
     return steps
 
 
+# --- the boundary ---------------------------------------------------------------------------
+#
+# apply() trusts its action and the state it is given. These two checks are what the
+# Python-facing classes run before trusting anything from outside: an action that passes
+# in_bounds cannot make apply() write outside the state (it may still break the *rules*, the
+# documented meaning of an unchecked push), and a state that passes valid_state (a restored
+# pickle) holds only values apply() and legal() can index with.
+
+cdef bint in_bounds(const UnoState* s, int action) noexcept nogil:
+    """Can apply() take action without reading or writing outside the state: a well-formed
+    code (one code per action, as check() requires, so every code pushed reads back as an
+    Action) of a seat in the game, while the round is on; a play of a card the seat holds; a
+    catch of a seat in the game."""
+    cdef int kind = action & 7, seat = (action >> 3) & 15, card = (action >> 7) & 63
+    cdef int colour = (action >> 13) & 3
+    if action < 0 or action >> 15 or s.over != PLAYING or seat >= s.players or s.current < 0:
+        return False
+    if kind == PLAY:
+        return (card < KINDS and (card >= WILD or colour == colour_of(card))
+                and s.hands[seat][card] > 0)
+    if kind > COLOUR or (kind == COLOUR and card != 0) or (kind != COLOUR and colour != 0):
+        return False
+    if kind == CATCH:
+        return card < s.players
+    return kind == COLOUR or card == 0
+
+
+cdef bint valid_state(const UnoState* s) noexcept nogil:
+    """Is s a state the rules could reach, as far as every index the core takes from it goes:
+    players, seats, piles and hands in range, and the 108 cards exactly once each."""
+    cdef int counts[KINDS]
+    cdef uint8_t deck[DECK_SIZE]
+    cdef int i, seat, kind, total
+    if not 2 <= s.players <= MAX_PLAYERS or not 0 <= s.dealer < s.players:
+        return False
+    if not 0 <= s.n_draw <= DECK_SIZE or not 1 <= s.n_discard <= DECK_SIZE or s.ply < 0:
+        return False
+    if s.over == PLAYING:
+        if not 0 <= s.current < s.players:
+            return False
+    elif (s.over != WENT_OUT and s.over != BLOCKED) or s.current != -1:
+        return False
+    if s.direction != 1 and s.direction != -1 or not -1 <= s.colour <= 3:
+        return False
+    if s.pending < 0 or (s.pending_face != 0 and s.pending_face != DRAW_TWO
+                         and s.pending_face != FACE_WILD_DRAW_FOUR):
+        return False
+    if not -1 <= s.drawn < KINDS:
+        return False
+    if not (-1 <= s.uno_seat < s.players and -1 <= s.jump_seat < s.players
+            and -1 <= s.winner < s.players):
+        return False
+    memset(counts, 0, sizeof(counts))
+    for i in range(s.n_draw):
+        if s.draw[i] >= KINDS:
+            return False
+        counts[s.draw[i]] += 1
+    for i in range(s.n_discard):
+        if s.discard[i] >= KINDS:
+            return False
+        counts[s.discard[i]] += 1
+    for seat in range(MAX_PLAYERS):
+        total = 0
+        for kind in range(KINDS):
+            total += s.hands[seat][kind]
+            counts[kind] += s.hands[seat][kind]
+        if total != s.sizes[seat] or (seat >= s.players and total != 0):
+            return False
+    fill_deck(deck)
+    for i in range(DECK_SIZE):
+        counts[deck[i]] -= 1
+    for kind in range(KINDS):
+        if counts[kind] != 0:
+            return False
+    return True
+
+
+cdef int check_flags(int flags) except -1:
+    if not 0 <= flags <= F_STACKING | F_JUMP_IN | F_CALL_OUT | F_NO_FINISH_WD4 | F_RESHUFFLE:
+        raise ValueError(f"rule flags are 0..31 (ddz.uno.Rules.core_flags), not {flags}")
+    return 0
+
+
+cdef object _BUILD = object()      # UnoCore's constructor token: only its factories build one
+MAX_ROUNDS_ = 1 << 22              # the most rounds one UnoVector holds (about 3.7 GB)
+
+
 # --- the Python-facing object ---------------------------------------------------------------
 
 # --- the state key ----------------------------------------------------------------------
@@ -596,8 +683,11 @@ cdef class UnoCore:
     """One round's state and its undo stack (see the module docstring).
 
     Build one with ``UnoCore.seeded`` (a shuffled deck) or ``UnoCore.arranged`` (a given
-    deal); the Python layer validates its arguments, and these check them again so that no
-    input can crash the core.
+    deal); ``UnoCore(...)`` itself is refused, so every core holds a dealt round. The Python
+    layer validates its arguments, and these check them again so that no input can crash
+    the core: ``push`` skips the rules but refuses (ValueError) any code that would index
+    outside the state (see ``in_bounds``). One core is not for two threads at once without a
+    lock (``ddz.uno.Game`` holds one); every method runs with the GIL held.
     """
 
     cdef UnoState s
@@ -606,7 +696,10 @@ cdef class UnoCore:
     cdef Py_ssize_t depth, capacity
     cdef readonly int flags
 
-    def __cinit__(self, int flags):
+    def __cinit__(self, int flags, token=None):
+        if token is not _BUILD:
+            raise TypeError("build a UnoCore with UnoCore.seeded or UnoCore.arranged")
+        check_flags(flags)
         self.flags = flags
         self.capacity = 64
         self.stack = <UnoState*>malloc(self.capacity * sizeof(UnoState))
@@ -635,7 +728,7 @@ cdef class UnoCore:
     def seeded(int flags, int players, int dealer, uint64_t seed):
         """A round from a shuffled deck: 7 cards each, dealt one at a time from the dealer's
         left, the rest the draw pile; then the first card."""
-        cdef UnoCore core = UnoCore(flags)
+        cdef UnoCore core = UnoCore(flags, _BUILD)
         cdef int i, seat
         if not 2 <= players <= MAX_PLAYERS or not 0 <= dealer < players:
             raise ValueError("2..10 players and a dealer among them")
@@ -656,13 +749,21 @@ cdef class UnoCore:
         (kinds, the next card to draw first) and the discard pile (bottom first). Together
         they must be the 108 cards, and the draw pile must hold a card other than a Wild Draw
         Four to flip. The first card is flipped from the draw pile as in a seeded round."""
-        cdef UnoCore core = UnoCore(flags)
-        cdef int players = len(hands), seat, kind, i, n
+        cdef UnoCore core = UnoCore(flags, _BUILD)
+        cdef Py_ssize_t players = len(hands), seat, i, n
+        cdef int kind
         cdef int counts[KINDS]
         cdef uint8_t deck[DECK_SIZE]
         if not 2 <= players <= MAX_PLAYERS or not 0 <= dealer < players:
             raise ValueError("2..10 players and a dealer among them")
-        core.reset(players, dealer, seed)
+        hands = [list(hand) for hand in hands]
+        draw_pile = list(draw_pile)
+        discard_pile = list(discard_pile)
+        # Lengths first: nothing is written until every part fits the deck.
+        if (sum(len(hand) for hand in hands) + len(draw_pile) + len(discard_pile)
+                != DECK_SIZE):
+            raise ValueError("the deal is not the 108 cards of the deck")
+        core.reset(<int>players, dealer, seed)
         memset(counts, 0, sizeof(counts))
         for seat in range(players):
             for kind in hands[seat]:
@@ -702,7 +803,7 @@ cdef class UnoCore:
 
     def copy(self):
         """An independent copy, undo stack included."""
-        cdef UnoCore other = UnoCore(self.flags)
+        cdef UnoCore other = UnoCore(self.flags, _BUILD)
         other.s = self.s
         if other.capacity < self.capacity:
             grow(other, self.capacity)
@@ -711,6 +812,11 @@ cdef class UnoCore:
         other.depth = self.depth
         return other
 
+    def __reduce__(self):
+        return (_restore_core, (self.flags, self.state_bytes(),
+                                (<char*>self.stack)[:self.depth * sizeof(UnoState)],
+                                self.action_codes()))
+
     # --- acting ---------------------------------------------------------------------------
 
     cpdef int check(self, int action):
@@ -718,8 +824,14 @@ cdef class UnoCore:
         else the reason it is not legal (2 and up)."""
         return check(&self.s, self.flags, action)
 
-    cpdef void push(self, int action):
-        """Apply action, unchecked (the fast path); undo takes it back."""
+    cpdef int push(self, int action) except -1:
+        """Apply action without checking the rules (the fast path); undo takes it back.
+        ValueError, and nothing changes, for a code that is not well formed, names a seat
+        outside the game, plays a card its player does not hold, catches no seat, or comes
+        after the round ended: such a code would make the core index outside its state."""
+        if not in_bounds(&self.s, action):
+            raise ValueError(f"action code {action} cannot be applied here (malformed, a seat "
+                             "or card not in the game, or the round is over)")
         if self.depth == self.capacity:
             grow(self, 2 * self.capacity)
         self.stack[self.depth] = self.s
@@ -727,6 +839,16 @@ cdef class UnoCore:
         self.depth += 1
         apply(&self.s, self.flags, action)
         self.s.key ^= uno_key_change(&self.stack[self.depth - 1], &self.s)
+        return 0
+
+    cpdef int step_checked(self, int action) except -1:
+        """check and push in one call (atomic: no other thread's call runs in between): 0 or
+        WRONG_JUMP_IN_ when the action was taken, else the reason it was not (nothing
+        changed)."""
+        cdef int reason = check(&self.s, self.flags, action)
+        if reason == OK or reason == WRONG_JUMP_IN:
+            self.push(action)
+        return reason
 
     def undo(self):
         """Take back the last action; returns its code. IndexError when there is none."""
@@ -866,6 +988,31 @@ cdef class UnoCore:
     def key_from_scratch(self):
         """The state key computed anew (for tests of the incremental key)."""
         return uno_key(&self.s)
+
+
+def _restore_core(int flags, bytes state, bytes stack, list actions):
+    """The UnoCore pickled as (flags, state, stack, actions); every state is checked with
+    valid_state, so a tampered pickle gives ValueError, never a core that indexes outside
+    its arrays."""
+    cdef UnoCore core = UnoCore(flags, _BUILD)
+    cdef Py_ssize_t depth = len(actions), i
+    if len(state) != sizeof(UnoState) or len(stack) != depth * sizeof(UnoState):
+        raise ValueError("not a pickled UnoCore")
+    if depth > core.capacity:
+        grow(core, depth)
+    memcpy(&core.s, <char*>state, sizeof(UnoState))
+    memcpy(core.stack, <char*>stack, depth * sizeof(UnoState))
+    for i in range(depth):
+        core.actions[i] = actions[i]
+    core.depth = depth
+    if not valid_state(&core.s):
+        raise ValueError("not a pickled UnoCore: the state is not one the rules reach")
+    for i in range(depth):
+        if not valid_state(&core.stack[i]):
+            raise ValueError("not a pickled UnoCore: an undo state is not one the rules reach")
+        core.stack[i].key = uno_key(&core.stack[i])
+    core.s.key = uno_key(&core.s)          # the key follows from the state: never trusted
+    return core
 
 
 cdef int grow(UnoCore core, Py_ssize_t capacity) except -1:
@@ -1074,6 +1221,7 @@ def simulate_rounds_(int flags, int players, int dealer, uint64_t seed, Py_ssize
     cdef uint64_t rng
     cdef Py_ssize_t row
     cdef int seat
+    check_flags(flags)
     if not 2 <= players <= MAX_PLAYERS or not 0 <= dealer < players:
         raise ValueError("2..10 players and a dealer among them")
     if first < 0 or not (0 <= start <= stop <= points.shape[0] and points.shape[1] == players
@@ -1091,10 +1239,18 @@ def simulate_rounds_(int flags, int players, int dealer, uint64_t seed, Py_ssize
 
 
 cdef class UnoVector:
-    """n rounds stepped together; see ddz.uno.VectorGame for the contract."""
+    """n rounds stepped together; see ddz.uno.VectorGame for the contract.
+
+    Every method that reads or writes the rounds marks the vector busy while it runs (it may
+    release the GIL): a call from a second thread meanwhile raises RuntimeError rather than
+    reading a round half stepped. ``ddz.uno.VectorGame`` serialises its callers with a lock,
+    so they never see that error.
+    """
 
     cdef UnoState* states
     cdef uint64_t* episodes
+    cdef int* codes               # step's actions, copied once out of the caller's array
+    cdef bint busy
     cdef Py_ssize_t n
     cdef uint64_t seed
     cdef uint64_t rng             # for sample_legal
@@ -1104,8 +1260,9 @@ cdef class UnoVector:
     def __cinit__(self, int flags, int players, int dealer, Py_ssize_t n, uint64_t seed,
                   bint points):
         cdef Py_ssize_t i
-        if n <= 0:
-            raise ValueError("a VectorGame holds at least one round")
+        check_flags(flags)
+        if not 1 <= n <= MAX_ROUNDS_:
+            raise ValueError(f"a VectorGame holds 1..{MAX_ROUNDS_} rounds, not {n}")
         if not 2 <= players <= MAX_PLAYERS or not 0 <= dealer < players:
             raise ValueError("2..10 players and a dealer among them")
         self.flags = flags
@@ -1117,7 +1274,8 @@ cdef class UnoVector:
         self.rng = mix_seed(seed, 0, 2)
         self.states = <UnoState*>malloc(n * sizeof(UnoState))
         self.episodes = <uint64_t*>malloc(n * sizeof(uint64_t))
-        if self.states == NULL or self.episodes == NULL:
+        self.codes = <int*>malloc(n * sizeof(int))
+        if self.states == NULL or self.episodes == NULL or self.codes == NULL:
             raise MemoryError()
         for i in range(n):
             self.episodes[i] = 0
@@ -1126,6 +1284,24 @@ cdef class UnoVector:
     def __dealloc__(self):
         free(self.states)
         free(self.episodes)
+        free(self.codes)
+
+    cdef int enter(self) except -1:
+        if self.busy:
+            raise RuntimeError("this UnoVector is in use by another thread (ddz.uno.VectorGame "
+                               "serialises its callers; the raw core does not)")
+        self.busy = True
+        return 0
+
+    def __reduce__(self):
+        self.enter()
+        try:
+            return (_restore_vector, (self.flags, self.players, self.dealer, self.n, self.seed,
+                                      self.points, self.rng,
+                                      (<char*>self.states)[:self.n * sizeof(UnoState)],
+                                      (<char*>self.episodes)[:self.n * sizeof(uint64_t)]))
+        finally:
+            self.busy = False
 
     cdef inline uint64_t episode_seed(self, Py_ssize_t game) noexcept nogil:
         return mix_seed(self.seed, <uint64_t>game + (<uint64_t>self.n) * self.episodes[game], 0)
@@ -1143,50 +1319,63 @@ cdef class UnoVector:
         cdef int count, i
         if mask.shape[0] != self.n or mask.shape[1] != NUM_INDICES:
             raise ValueError("the mask needs one row a round and one column an action")
-        with nogil:
-            for game in range(self.n):
-                memset(&mask[game, 0], 0, NUM_INDICES)
-                count = turn_codes(&self.states[game], self.flags, codes)
-                for i in range(count):
-                    mask[game, index_of(codes[i])] = 1
+        self.enter()
+        try:
+            with nogil:
+                for game in range(self.n):
+                    memset(&mask[game, 0], 0, NUM_INDICES)
+                    count = turn_codes(&self.states[game], self.flags, codes)
+                    for i in range(count):
+                        mask[game, index_of(codes[i])] = 1
+        finally:
+            self.busy = False
 
     def step(self, int64_t[::1] actions, double[:, ::1] rewards, unsigned char[::1] done):
         """Apply one action index a round for its player to act; rounds that end write their
         rewards, set done and start their next deal. All actions are checked first: if one is
-        not legal, ValueError names the round and nothing changes."""
+        not legal, ValueError names the round and nothing changes. Each action is read from
+        the caller's array once, into the vector's own memory, and applied from there: a
+        thread writing the array meanwhile cannot get an unchecked action applied."""
         cdef int codes[MAX_ACTIONS]
         cdef Py_ssize_t game, bad = -1
+        cdef long long bad_index = 0
         cdef int count, i, code, seat
         cdef UnoState* s
         if (actions.shape[0] != self.n or rewards.shape[0] != self.n
                 or rewards.shape[1] != self.players or done.shape[0] != self.n):
             raise ValueError("one action, one reward row and one done flag a round")
-        with nogil:
-            for game in range(self.n):
-                s = &self.states[game]
-                code = code_of(actions[game], s.current)
-                count = turn_codes(s, self.flags, codes) if code >= 0 else 0
-                for i in range(count):
-                    if codes[i] == code:
-                        break
-                else:
-                    bad = game
-                    break
-            if bad < 0:
+        self.enter()
+        try:
+            with nogil:
                 for game in range(self.n):
                     s = &self.states[game]
-                    apply(s, self.flags, code_of(actions[game], s.current))
-                    done[game] = s.over != PLAYING
-                    if done[game]:
-                        round_rewards(s, self.points, &rewards[game, 0])
-                        self.episodes[game] += 1
-                        seeded_round(s, self.flags, self.players, self.dealer,
-                                     self.episode_seed(game))
+                    bad_index = actions[game]
+                    code = code_of(bad_index, s.current)
+                    count = turn_codes(s, self.flags, codes) if code >= 0 else 0
+                    for i in range(count):
+                        if codes[i] == code:
+                            break
                     else:
-                        for seat in range(self.players):
-                            rewards[game, seat] = 0.0
+                        bad = game
+                        break
+                    self.codes[game] = code
+                if bad < 0:
+                    for game in range(self.n):
+                        s = &self.states[game]
+                        apply(s, self.flags, self.codes[game])
+                        done[game] = s.over != PLAYING
+                        if done[game]:
+                            round_rewards(s, self.points, &rewards[game, 0])
+                            self.episodes[game] += 1
+                            seeded_round(s, self.flags, self.players, self.dealer,
+                                         self.episode_seed(game))
+                        else:
+                            for seat in range(self.players):
+                                rewards[game, seat] = 0.0
+        finally:
+            self.busy = False
         if bad >= 0:
-            raise ValueError(f"round {bad}: action {actions[bad]} is not a legal turn action "
+            raise ValueError(f"round {bad}: action {bad_index} is not a legal turn action "
                              f"of player {self.states[bad].current} there")
 
     def sample_legal(self, int64_t[::1] out):
@@ -1196,32 +1385,64 @@ cdef class UnoVector:
         cdef int count
         if out.shape[0] != self.n:
             raise ValueError("one action a round")
-        with nogil:
-            for game in range(self.n):
-                count = turn_codes(&self.states[game], self.flags, codes)
-                out[game] = index_of(codes[below(&self.rng, count)])
+        self.enter()
+        try:
+            with nogil:
+                for game in range(self.n):
+                    count = turn_codes(&self.states[game], self.flags, codes)
+                    out[game] = index_of(codes[below(&self.rng, count)])
+        finally:
+            self.busy = False
 
     def observations(self, int8_t[:, ::1] out):
         """Fill out (n x 267) with each round's observation of its player to act."""
         cdef Py_ssize_t game
         if out.shape[0] != self.n or out.shape[1] != OBS_SIZE:
             raise ValueError("one row a round, OBSERVATION_SIZE columns")
-        with nogil:
-            for game in range(self.n):
-                encode(&self.states[game], self.states[game].current, &out[game, 0])
+        self.enter()
+        try:
+            with nogil:
+                for game in range(self.n):
+                    encode(&self.states[game], self.states[game].current, &out[game, 0])
+        finally:
+            self.busy = False
 
     def keys(self, uint64_t[::1] out):
         """Fill out (n) with each round's state key, computed anew (uno_key)."""
         cdef Py_ssize_t game
         if out.shape[0] != self.n:
             raise ValueError("one key a round")
-        with nogil:
-            for game in range(self.n):
-                out[game] = uno_key(&self.states[game])
+        self.enter()
+        try:
+            with nogil:
+                for game in range(self.n):
+                    out[game] = uno_key(&self.states[game])
+        finally:
+            self.busy = False
 
     def current_players(self, int8_t[::1] out):
         cdef Py_ssize_t game
         if out.shape[0] != self.n:
             raise ValueError("one entry a round")
+        self.enter()
         for game in range(self.n):
             out[game] = self.states[game].current
+        self.busy = False
+
+
+def _restore_vector(int flags, int players, int dealer, Py_ssize_t n, uint64_t seed,
+                    bint points, uint64_t rng, bytes states, bytes episodes):
+    """The UnoVector pickled by __reduce__; every round's state is checked with valid_state
+    (a tampered pickle gives ValueError, never a vector that indexes outside its arrays)."""
+    cdef UnoVector vector = UnoVector(flags, players, dealer, n, seed, points)
+    cdef Py_ssize_t i
+    if (len(states) != n * sizeof(UnoState)) or len(episodes) != n * sizeof(uint64_t):
+        raise ValueError("not a pickled UnoVector")
+    memcpy(vector.states, <char*>states, n * sizeof(UnoState))
+    memcpy(vector.episodes, <char*>episodes, n * sizeof(uint64_t))
+    vector.rng = rng
+    for i in range(n):
+        if (not valid_state(&vector.states[i]) or vector.states[i].players != players
+                or vector.states[i].over != PLAYING):
+            raise ValueError(f"not a pickled UnoVector: round {i} is not one the rules reach")
+    return vector

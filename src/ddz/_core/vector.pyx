@@ -418,7 +418,7 @@ cdef class VectorGame:
             raise ValueError("one key a game")
         with self.lock:
             for game in range(self.n):
-                out[game] = self.states[game].key
+                out[game] = key_of(&self.states[game], &self.cfg)
 
     def current_players(self, int8_t[::1] out):
         """Fill out (n int8) with the player to act in each game."""
@@ -509,8 +509,8 @@ def restore_vector(object rules, Py_ssize_t n, uint64_t seed, uint64_t rng, Py_s
             raise ValueError("the pickled VectorGame's move counts are negative")
     for i in range(n):
         memcpy(&one, raw + i * sizeof(GameState), sizeof(GameState))
-        if state_fault(&one, &game.cfg) or one.phase == OVER or one.key != state_key(&one,
-                                                                                  &game.cfg):
+        if (state_fault(&one, &game.cfg) or one.phase == OVER
+                or one.hands_key != hands_key_of(&one)):
             raise ValueError(f"the pickled VectorGame's game {i} is in a state these rules "
                              f"cannot reach")
     memcpy(game.states, raw, n * sizeof(GameState))

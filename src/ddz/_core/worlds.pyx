@@ -31,7 +31,7 @@ from ddz._core.rng cimport splitmix64
 cdef enum:
     MAX_HOLDERS = 4         # two other seats, the unseen kitty, the cards set aside
     MAX_SPLITS = 35         # ways to split 4 cards among 4 holders: C(7, 3)
-    MAX_STATES = 1 << 22    # the programme's table: 17 x 4 M doubles at most (checked)
+    MAX_STATES = 1 << 16    # the programme's table: 18 x 64 K doubles at most (9 MB)
 
 cdef double INVERSE_FACTORIAL[9]
 INVERSE_FACTORIAL[:] = [1.0, 1.0, 1 / 2.0, 1 / 6.0, 1 / 24.0, 1 / 120.0, 1 / 720.0,
@@ -108,6 +108,8 @@ def sample_deals(uint64_t pool, int64_t[::1] sizes, uint64_t[::1] played, uint64
     remaining[NUM_DIGITS] = 0
     for r in range(NUM_DIGITS - 1, -1, -1):
         pool_counts[r] = count_of(pool, r)
+        if pool_counts[r] > 4:      # more than a deck holds: MAX_SPLITS assumes at most 4
+            raise ValueError("not a card integer: a digit above 4")
         remaining[r] = remaining[r + 1] + pool_counts[r]
     if needed != remaining[0]:
         raise ValueError(f"the holders hold {needed} cards; the pool has {remaining[0]}")

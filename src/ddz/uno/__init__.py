@@ -11,7 +11,7 @@ round (``game``), a scored match (``match``), agents (``agents``), simulations
 (2, 108)
 """
 
-from ddz.uno.actions import ACTION_KINDS, Action, ActionKind
+from ddz.uno.actions import ACTION_KINDS, NUM_INDICES, Action, ActionKind
 from ddz.uno.agents import (
     AGENTS,
     Agent,
@@ -34,7 +34,15 @@ from ddz.uno.game import (
 from ddz.uno.match import Match, RoundResult
 from ddz.uno.rules import LOMBARDY, PRESETS, STANDARD, Rules
 from ddz.uno.simulate import AgentStats, simulate
-from ddz.uno.vector import RoundsResult, VectorGame, check_vector, round_seed, simulate_rounds
+from ddz.uno.vector import (
+    MAX_ROUNDS,
+    MAX_THREADS,
+    RoundsResult,
+    VectorGame,
+    check_vector,
+    round_seed,
+    simulate_rounds,
+)
 
 __all__ = [
     "ACTION_KINDS",
@@ -45,6 +53,9 @@ __all__ = [
     "FACES",
     "LOMBARDY",
     "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MAX_THREADS",
+    "NUM_INDICES",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "PRESETS",

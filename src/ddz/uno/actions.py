@@ -26,9 +26,10 @@ import dataclasses
 from typing import Literal, TypeAlias
 
 from ddz._core import uno as _core
+from ddz.errors import check_integer, check_text, shorten
 from ddz.uno.cards import CARDS, COLOURS, Card, colour_index
 
-__all__ = ["ACTION_KINDS", "Action", "ActionKind"]
+__all__ = ["ACTION_KINDS", "NUM_INDICES", "Action", "ActionKind", "action_at", "index_of"]
 
 ActionKind: TypeAlias = Literal["play", "draw", "keep", "uno", "catch", "colour"]
 ACTION_KINDS: tuple[ActionKind, ...] = ("play", "draw", "keep", "uno", "catch", "colour")
@@ -61,10 +62,17 @@ class Action:
     paths pass it to the core on every step."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.player, int) or not 0 <= self.player < _MAX_PLAYERS:
-            raise ValueError(f"a player is a seat 0..{_MAX_PLAYERS - 1}, not {self.player!r}")
-        if self.kind not in _KIND_CODES:
-            raise ValueError(f"{self.kind!r} is no action (one of {', '.join(ACTION_KINDS)})")
+        object.__setattr__(
+            self, "player", check_integer(self.player, "player", 0, _MAX_PLAYERS - 1)
+        )
+        if self.target is not None:
+            object.__setattr__(self, "target", check_integer(self.target, "target"))
+        if not isinstance(self.kind, str) or self.kind not in _KIND_CODES:
+            raise ValueError(
+                f"{shorten(self.kind)} is no action (one of {', '.join(ACTION_KINDS)})"
+            )
+        if self.card is not None and not isinstance(self.card, Card):
+            raise TypeError(f"card is a ddz.uno.Card, not {shorten(self.card)}")
         if (self.kind == "play") != (self.card is not None):
             raise ValueError("a play, and only a play, names a card")
         if self.kind == "play" and self.card is not None and not self.card.is_wild:
@@ -78,8 +86,10 @@ class Action:
                 "a wild is played with a colour (play W red), and only plays and the starting "
                 "colour choice name a colour"
             )
-        if self.colour is not None and self.colour not in COLOURS:
-            raise ValueError(f"{self.colour!r} is no colour ({', '.join(COLOURS)})")
+        if self.colour is not None and (
+            not isinstance(self.colour, str) or self.colour not in COLOURS
+        ):
+            raise ValueError(f"{shorten(self.colour)} is no colour ({', '.join(COLOURS)})")
         if (self.kind == "catch") != (self.target is not None):
             raise ValueError("a catch, and only a catch, names the player caught")
         if self.target is not None and not 0 <= self.target < _MAX_PLAYERS:
@@ -104,38 +114,44 @@ class Action:
     def parse(cls, text: str, *, default_player: int | None = None) -> Action:
         """The action written ``text`` (see the module docstring). Without an ``N:`` prefix
         the player is ``default_player`` (required then). ValueError says what cannot be
-        read."""
+        read. Text longer than ``ddz.errors.MAX_TEXT`` is refused unread."""
+        check_text(text, "an UNO action")
         body = text.strip()
         head, colon, rest = body.partition(":")
         if colon:
-            if not head.strip().isdigit():
-                raise ValueError(f"{text!r}: the player before ':' is a seat number")
+            head = head.strip()
+            if not (head.isascii() and head.isdigit()):
+                raise ValueError(f"{shorten(text)}: the player before ':' is a seat number")
             player = int(head)
             body = rest.strip()
         elif default_player is None:
-            raise ValueError(f"{text!r}: name the player ('2: {body}')")
+            raise ValueError(f"{shorten(text)}: name the player ('2: {shorten(body, 40)}')")
         else:
             player = default_player
         words = body.split()
         if not words:
-            raise ValueError(f"{text!r} is no action (play R7, draw, keep, uno, catch 2, ...)")
+            raise ValueError(
+                f"{shorten(text)} is no action (play R7, draw, keep, uno, catch 2, ...)"
+            )
         verb, args = words[0].lower(), words[1:]
         if verb == "play" and len(args) in (1, 2):
             card = Card.parse(args[0])
             return cls.play(player, card, args[1] if len(args) == 2 else None)
         if verb in ("draw", "keep", "uno") and not args:
             return cls(player, verb)  # type: ignore[arg-type]
-        if verb == "catch" and len(args) == 1 and args[0].isdigit():
+        if verb == "catch" and len(args) == 1 and args[0].isascii() and args[0].isdigit():
             return cls(player, "catch", target=int(args[0]))
         if verb in ("colour", "color") and len(args) == 1:
             return cls(player, "colour", colour=COLOURS[colour_index(args[0])])
         raise ValueError(
-            f"{text!r} is no action (play R7, play W blue, draw, keep, uno, catch 2, colour red)"
+            f"{shorten(text)} is no action "
+            "(play R7, play W blue, draw, keep, uno, catch 2, colour red)"
         )
 
     @classmethod
     def from_code(cls, code: int) -> Action:
-        """The action of a core action code."""
+        """The action of a core action code (ValueError for a number that is none)."""
+        code = check_integer(code, "an action code")
         cached = BY_CODE.get(code)
         if cached is not None:
             return cached
@@ -160,6 +176,81 @@ class Action:
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
+
+
+NUM_INDICES = 77
+"""The size of the UNO action-index space (``ddz.envs.UnoActionSpace`` numbers it the same):
+0 the pass, 1..52 the coloured cards by kind, 53..56 a Wild choosing red, yellow, green,
+blue, 57..60 a Wild Draw Four likewise, 61 draw, 62 keep, 63 UNO, 64..67 the starting colour,
+68..76 catch the player 1..9 seats after the actor."""
+
+_I_PLAY, _I_WILD, _I_WILD4, _I_DRAW, _I_KEEP, _I_UNO, _I_COLOUR, _I_CATCH = (
+    1,
+    53,
+    57,
+    61,
+    62,
+    63,
+    64,
+    67,
+)
+
+
+def index_of(action: Action, players: int) -> int:
+    """The action index of ``action`` in a game of ``players`` (see :data:`NUM_INDICES`).
+
+    >>> index_of(Action.parse("2: play W+4 green"), 4), index_of(Action.parse("3: catch 1"), 4)
+    (59, 69)
+    """
+    kind = action.kind
+    if kind == "play":
+        assert action.card is not None and action.colour is not None
+        if action.card.kind < 52:
+            return _I_PLAY + action.card.kind
+        base = _I_WILD if action.card.kind == 52 else _I_WILD4
+        return base + COLOURS.index(action.colour)
+    if kind == "catch":
+        assert action.target is not None
+        offset = (action.target - action.player) % players
+        if offset == 0 or action.target >= players or action.player >= players:
+            raise ValueError(f"{action} catches no other player of {players}")
+        return _I_CATCH + offset
+    if kind == "colour":
+        assert action.colour is not None
+        return _I_COLOUR + COLOURS.index(action.colour)
+    return {"draw": _I_DRAW, "keep": _I_KEEP, "uno": _I_UNO}[kind]
+
+
+def action_at(index: int, player: int, players: int) -> Action | None:
+    """The action ``player`` takes with action index ``index`` in a game of ``players``;
+    None for the pass (index 0). ValueError for an index outside ``0..76`` or a catch of a
+    seat beyond the game.
+
+    >>> str(action_at(69, 3, 4)), action_at(0, 1, 4)
+    ('3: catch 1', None)
+    """
+    index = check_integer(index, "an action index")
+    if not 0 <= index < NUM_INDICES:
+        raise ValueError(f"action index {shorten(index)} is outside 0..{NUM_INDICES - 1}")
+    if index == 0:
+        return None
+    if index < _I_WILD:
+        return Action(player, "play", CARDS[index - _I_PLAY])
+    if index < _I_DRAW:
+        card = CARDS[52 if index < _I_WILD4 else 53]
+        return Action(player, "play", card, COLOURS[(index - _I_WILD) % 4])
+    if index == _I_DRAW:
+        return Action(player, "draw")
+    if index == _I_KEEP:
+        return Action(player, "keep")
+    if index == _I_UNO:
+        return Action(player, "uno")
+    if index < _I_CATCH + 1:
+        return Action(player, "colour", colour=COLOURS[index - _I_COLOUR])
+    offset = index - _I_CATCH
+    if offset >= players:
+        raise ValueError(f"action index {index} catches a seat beyond the {players} players")
+    return Action(player, "catch", target=(player + offset) % players)
 
 
 _TYPE_NAMES: dict[int, ActionKind] = {code: kind for kind, code in _KIND_CODES.items()}  # type: ignore[misc]

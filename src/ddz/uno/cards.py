@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable
 
 from ddz._core import uno as _core
+from ddz.errors import check_integer, check_text, shorten
 
 __all__ = [
     "CARDS",
@@ -64,15 +65,14 @@ class Card:
     kind: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.kind, int) or not 0 <= self.kind < 54:
-            raise ValueError(f"a card kind is 0..53, not {self.kind!r}")
+        object.__setattr__(self, "kind", check_integer(self.kind, "a card kind", 0, 53))
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """The card written ``text`` (see the module docstring); ValueError if it is none."""
-        cards = parse_cards(text)
+        cards = parse_cards(check_text(text, "a card"))
         if len(cards) != 1:
-            raise ValueError(f"{text!r} is not one card (R7, RS, RR, R+2, W, W+4)")
+            raise ValueError(f"{shorten(text)} is not one card (R7, RS, RR, R+2, W, W+4)")
         return cards[0]
 
     @property
@@ -146,9 +146,18 @@ Draw Two; then four Wilds and four Wild Draw Fours."""
 
 def parse_cards(text: str | Iterable[Card | str]) -> list[Card]:
     """Cards from text (``"R7 RS W+4"``; spaces, commas or nothing between cards) or from a
-    sequence of cards and card texts. ValueError names the first thing that is no card."""
+    sequence of cards and card texts. ValueError names the first thing that is no card; text
+    longer than ``ddz.errors.MAX_TEXT`` (or more than 108 items) is refused unread."""
     if not isinstance(text, str):
-        return [item if isinstance(item, Card) else Card.parse(item) for item in text]
+        if isinstance(text, (bytes, bytearray)) or not hasattr(text, "__iter__"):
+            raise TypeError(f"cards are text or a sequence of cards, not {shorten(text)}")
+        items = []
+        for item in text:
+            items.append(item if isinstance(item, Card) else Card.parse(item))
+            if len(items) > len(DECK):
+                raise ValueError(f"more than the deck's {len(DECK)} cards")
+        return items
+    check_text(text, "UNO cards")
     cards: list[Card] = []
     position = 0
     while position < len(text):
@@ -158,7 +167,7 @@ def parse_cards(text: str | Iterable[Card | str]) -> list[Card]:
         found = _CARD_PATTERN.match(text, position)
         if found is None:
             raise ValueError(
-                f"no card at position {position} of {text!r} (R7, RS, RR, R+2, W, W+4)"
+                f"no card at position {position} of {shorten(text)} (R7, RS, RR, R+2, W, W+4)"
             )
         cards.append(_card_from_text(found.group(0).upper()))
         position = found.end()
@@ -175,11 +184,11 @@ def _card_from_text(word: str) -> Card:
 
 def colour_index(text: str) -> int:
     """0..3 for a colour's name or letter (``red``/``r``, ``yellow``/``y``, ...)."""
-    word = text.strip().lower()
+    word = check_text(text, "a colour").strip().lower()
     for index, name in enumerate(COLOURS):
         if word in (name, name[0]):
             return index
-    raise ValueError(f"{text!r} is no colour (red, yellow, green, blue, or R Y G B)")
+    raise ValueError(f"{shorten(text)} is no colour (red, yellow, green, blue, or R Y G B)")
 
 
 def points(cards: Iterable[Card]) -> int:

@@ -15,7 +15,7 @@ import random
 import sys
 from collections.abc import Sequence
 
-from ddz.errors import IllegalMoveError
+from ddz.cli import SEED, Parser, integer, run
 from ddz.uno.actions import Action
 from ddz.uno.agents import AGENTS, Agent, choose, make_agent
 from ddz.uno.game import Game
@@ -111,7 +111,9 @@ def _play(args: argparse.Namespace) -> int:
     others = [p for p in range(args.players) if p != args.seat]
     for index, player in enumerate(others):
         agents[player] = make_agent(args.agents[index % len(args.agents)], round_seed(seed, player))
+    again = replay_command(args, seed)
     print(f"UNO, {args.rules} rules, seed {seed}: you are player {args.seat}. 'quit' to stop.")
+    print(f"'{again}' deals this match again.")
     shown = 0
     try:
         while not match.is_over:
@@ -150,12 +152,31 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def replay_command(args: argparse.Namespace, seed: int) -> str:
+    """The command that deals the same match again: every option that is not the default."""
+    words = ["python -m ddz uno play", f"--seed {seed}"]
+    if args.players != 4:
+        words.append(f"--players {args.players}")
+    if args.rules != "lombardy":
+        words.append(f"--rules {args.rules}")
+    if args.seat != 0:
+        words.append(f"--seat {args.seat}")
+    if args.agents != ["greedy"]:
+        words.append(f"--agents {','.join(args.agents)}")
+    return " ".join(words)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m ddz uno", description=__doc__.split("\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = Parser(
+        prog="python -m ddz uno",
+        description="UNO with the Lombardy house rules (or the standard ones): simulate matches "
+        "between agents, or play one in the terminal. 'python -m ddz uno COMMAND --help' "
+        "explains a command.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sim = commands.add_parser("simulate", help="seeded matches between agents")
-    sim.add_argument("--games", type=int, default=100, help="matches to play (default 100)")
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--games", type=integer(1), default=100, help="matches to play (default 100)")
+    sim.add_argument("--seed", type=SEED, default=0, help="the first match's seed (default 0)")
     sim.add_argument(
         "--agents",
         type=_agent_names,
@@ -164,8 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--json", action="store_true", help="print the results as JSON")
     play = commands.add_parser("play", help="play a match in the terminal against agents")
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--seed", type=SEED, default=None, help="the match (default: a new one)")
+    play.add_argument("--seat", type=integer(0, 9), default=0, help="your seat (default 0)")
     play.add_argument(
         "--agents",
         type=_agent_names,
@@ -173,8 +194,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the other seats' agents, comma-separated (default greedy)",
     )
     for command in (sim, play):
-        command.add_argument("--players", type=int, default=4, help="2..10 (default 4)")
-        command.add_argument("--rules", choices=sorted(PRESETS), default="lombardy")
+        command.add_argument("--players", type=integer(2, 10), default=4, help="2..10 (default 4)")
+        command.add_argument(
+            "--rules", choices=sorted(PRESETS), default="lombardy", help="(default lombardy)"
+        )
+    for command, summary in ((sim, "Seeded matches between agents."), (play, "Play a match.")):
+        command.description = summary
     sim.set_defaults(run=_simulate)
     play.set_defaults(run=_play)
     return parser
@@ -183,11 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the UNO command line with ``argv`` (the arguments after ``uno``); the exit code."""
     args = build_parser().parse_args(argv)
-    try:
-        return int(args.run(args))
-    except (ValueError, IllegalMoveError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    return run(args.run, args)
 
 
 if __name__ == "__main__":

@@ -26,15 +26,24 @@ import collections
 import dataclasses
 import json
 import random
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from ddz import _records
 from ddz._core import uno as _core
-from ddz.errors import IllegalMoveError
-from ddz.uno.actions import BY_CODE, Action
+from ddz.errors import (
+    IllegalMoveError,
+    RecordError,
+    check_integer,
+    check_seed,
+    check_text,
+    shorten,
+)
+from ddz.uno.actions import BY_CODE, Action, action_at, index_of
 from ddz.uno.cards import CARDS, COLOURS, DECK, Card, parse_cards
 from ddz.uno.rules import LOMBARDY, Rules
 
@@ -51,6 +60,7 @@ __all__ = [
 MAX_PLAYERS = 10
 _WRONG_JUMP_IN = _core.WRONG_JUMP_IN_
 _ACTION_OF_CODE = BY_CODE.__getitem__
+_UNO_INDEX = 63  # ddz.uno.actions: the index of the UNO call
 CardsLike = str | Iterable[Card | str]
 
 
@@ -81,12 +91,17 @@ class Deal:
         discard_pile: CardsLike = (),
         rest: Literal["draw", "discard"] = "draw",
     ) -> None:
+        if isinstance(hands, (str, bytes)) or not hasattr(hands, "__iter__"):
+            raise TypeError(f"a deal's hands are a sequence of hands, not {shorten(hands)}")
+        hands = list(hands)
+        if not 2 <= len(hands) <= MAX_PLAYERS:
+            raise ValueError(f"a deal has 2..{MAX_PLAYERS} hands, not {len(hands)}")
         object.__setattr__(self, "hands", tuple(tuple(parse_cards(h)) for h in hands))
         object.__setattr__(self, "draw_pile", tuple(parse_cards(draw_pile)))
         object.__setattr__(self, "discard_pile", tuple(parse_cards(discard_pile)))
         object.__setattr__(self, "rest", rest)
-        if rest not in ("draw", "discard"):
-            raise ValueError(f"rest is 'draw' or 'discard', not {rest!r}")
+        if not isinstance(rest, str) or rest not in ("draw", "discard"):
+            raise ValueError(f"rest is 'draw' or 'discard', not {shorten(rest)}")
         if not 2 <= len(self.hands) <= MAX_PLAYERS:
             raise ValueError(f"a deal has 2..{MAX_PLAYERS} hands, not {len(self.hands)}")
         if any(not hand for hand in self.hands):
@@ -219,6 +234,30 @@ class Observation:
         put(1, {0: self.draw_pile_size})
         return vector
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (cards in notation) that :meth:`from_dict` reads back."""
+        from ddz.uno.records import observation_to_dict
+
+        return observation_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Observation:
+        """The observation :meth:`to_dict` wrote; ``ddz.errors.RecordError`` names a bad field."""
+        from ddz.uno.records import observation_from_dict
+
+        return observation_from_dict(data)
+
+    def to_json(self) -> str:
+        """This observation as JSON, what a server sends one player (``ddz.uno.records``)."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Observation:
+        """The observation :meth:`to_json` wrote; ``ddz.errors.RecordError`` if it is not one."""
+        from ddz.uno.records import observation_from_json
+
+        return observation_from_json(text)
+
     def __str__(self) -> str:
         """The table as this player sees it (``ddz.uno.render.text``)."""
         from ddz.uno.render import text  # ddz.uno.render imports this module
@@ -259,11 +298,20 @@ class Game:
     same round on every machine; ``deal=Deal(...)`` fixes the cards instead. ``dealer``
     defaults to the last seat, so seat 0 (the dealer's left) plays first.
 
-    Actions are :class:`Action` objects or their text. :meth:`legal_actions` lists what every
-    player may do now, out-of-turn jump-ins, UNO calls and catches included. :meth:`step`
-    checks an action and raises :class:`ddz.IllegalMoveError` (leaving the game unchanged);
-    :meth:`push` does not check. :meth:`resolve` settles actions several players take at the
-    same moment.
+    Actions are :class:`Action` objects, their text, or an action *index* (an ``int`` or
+    numpy integer: the numbering of ``ddz.envs.UnoActionSpace`` and the masks, for the player
+    to act unless ``player=`` says otherwise). :meth:`legal_actions` lists what every player
+    may do now, out-of-turn jump-ins, UNO calls and catches included. :meth:`step` checks an
+    action and raises :class:`ddz.IllegalMoveError` (leaving the game unchanged); :meth:`push`
+    does not check the rules. Raw core codes go through :meth:`push_code`, :meth:`step_code`
+    and :meth:`legal_codes`. :meth:`resolve` settles actions several players take at the same
+    moment.
+
+    One game may be used from several threads: :meth:`step` checks and applies in one core
+    call, and a lock serialises steps, undos and resolutions with each other; the unchecked
+    fast paths :meth:`push` and :meth:`push_code` are single core calls that skip the lock
+    (atomic each, never outside the state). ``copy.copy``, ``copy.deepcopy`` and ``pickle``
+    give independent games in the same state.
     """
 
     def __init__(
@@ -275,22 +323,24 @@ class Game:
         dealer: int | None = None,
         deal: Deal | None = None,
     ) -> None:
+        if deal is not None and not isinstance(deal, Deal):
+            raise TypeError(f"deal is a ddz.uno.Deal, not {shorten(deal)}")
         if players is None:
             players = len(deal.hands) if deal is not None else 4
-        if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-            raise ValueError(f"UNO is for 2..{MAX_PLAYERS} players, not {players!r}")
+        players = check_players(players)
         if deal is not None and len(deal.hands) != players:
             raise ValueError(f"the deal has {len(deal.hands)} hands for {players} players")
-        if seed is None:
-            seed = random.SystemRandom().getrandbits(63)
-        if not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-            raise ValueError(f"a seed is an integer in 0 .. 2**64 - 1, not {seed!r}")
+        seed = random.SystemRandom().getrandbits(63) if seed is None else check_seed(seed)
         if dealer is None:
             dealer = players - 1
+        if isinstance(dealer, bool) or not hasattr(type(dealer), "__index__"):
+            raise TypeError(f"the dealer is a seat 0..{players - 1}, not {shorten(dealer)}")
+        dealer = int(dealer)
         if dealer not in range(players):
             raise ValueError(f"the dealer is a seat 0..{players - 1}, not {dealer!r}")
         if not isinstance(rules, Rules):
-            raise TypeError(f"rules are a ddz.uno.Rules, not {rules!r}")
+            raise TypeError(f"rules are a ddz.uno.Rules, not {shorten(rules)}")
+        self._lock = threading.RLock()
         self.rules = rules
         self.seed = seed
         self.dealer = dealer
@@ -318,7 +368,7 @@ class Game:
 
     def hand(self, player: int) -> tuple[Card, ...]:
         """One player's cards, in card-kind order."""
-        counts = self._core.hand_counts(player)
+        counts = self._core.hand_counts(self._seat(player))
         return tuple(CARDS[kind] for kind, count in enumerate(counts) for _ in range(count))
 
     @property
@@ -430,20 +480,45 @@ class Game:
         actions = list(map(_ACTION_OF_CODE, self._core.legal_codes()))
         if player is None:
             return actions
-        return [action for action in actions if action.player == player]
+        seat = self._seat(player)
+        return [action for action in actions if action.player == seat]
 
     def legal_codes(self) -> list[int]:
-        """The core codes of :meth:`legal_actions`, for fast loops with :meth:`push`."""
+        """The core codes of :meth:`legal_actions`, for fast loops with :meth:`push_code`."""
         return self._core.legal_codes()
 
-    def parse_action(self, action: Action | str) -> Action:
+    def legal_indices(self, player: int | None = None) -> list[int]:
+        """The action indices (``ddz.envs.UnoActionSpace``) of ``player``'s legal actions
+        (default: the player to act), sorted; what :meth:`step` and :meth:`push` take as an
+        ``int``."""
+        if player is None:
+            player = self.current_player
+            if player is None:
+                return []
+        seat = self._seat(player)
+        players = self.players
+        return sorted(
+            index_of(action, players) for action in self.legal_actions() if action.player == seat
+        )
+
+    def parse_action(self, action: Action | str | int, *, player: int | None = None) -> Action:
         """An action from text; without an ``N:`` prefix the player is the one the action
         belongs to most naturally: the player on one card for ``uno``, the player to act for
-        the rest (for ``catch N`` when N is the player to act: the next player)."""
+        the rest (for ``catch N`` when N is the player to act: the next player). An ``int``
+        (or numpy integer) is an action index of ``player`` (default: the player to act; for
+        the UNO call, the player on one card)."""
         if isinstance(action, Action):
             return action
+        if is_index(action):
+            return self._action_of_index(action, player)  # type: ignore[arg-type]
         if not isinstance(action, str):
-            raise IllegalMoveError(f"an action is an Action or text, not {action!r}")
+            raise IllegalMoveError(
+                f"an action is an Action, text or an action index, not {shorten(action)}"
+            )
+        try:
+            check_text(action, "an UNO action")
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
         default = self.current_player if self.current_player is not None else 0
         words = action.lower().split()
         if words[:1] == ["uno"] and self.uno_player is not None:
@@ -452,10 +527,10 @@ class Game:
             default = (default + self.direction) % self.players
         try:
             return Action.parse(action, default_player=default)
-        except ValueError as error:
+        except (TypeError, ValueError) as error:
             raise IllegalMoveError(str(error)) from None
 
-    def why_illegal(self, action: Action | str) -> str | None:
+    def why_illegal(self, action: Action | str | int) -> str | None:
         """None if the action is legal now (a wrong jump-in counts as legal: the rules punish
         it rather than forbid it), else why not."""
         parsed = self.parse_action(action)
@@ -464,31 +539,86 @@ class Game:
             return None
         return self._explain(parsed, reason)
 
-    def is_wrong_jump_in(self, action: Action | str) -> bool:
+    def is_wrong_jump_in(self, action: Action | str | int) -> bool:
         """Is this an out-of-turn play the house rules punish: a card the player holds that is
         not the exact twin of the card just played (or comes too late)? It costs two cards."""
         return bool(self._core.check(self.parse_action(action).code) == _WRONG_JUMP_IN)
 
-    def step(self, action: Action | str) -> Action:
+    def step(self, action: Action | str | int, *, player: int | None = None) -> Action:
         """Take an action, checked: IllegalMoveError (with the reason) leaves the game as it
-        was. A wrong jump-in is taken: its player draws two. Returns the action."""
-        parsed = self.parse_action(action)
-        reason = self._core.check(parsed.code)
-        if reason not in (0, _WRONG_JUMP_IN):
-            raise IllegalMoveError(self._explain(parsed, reason))
-        self._core.push(parsed.code)
+        was. A wrong jump-in is taken: its player draws two. Returns the action.
+
+        ``player`` is the seat taking the action: an ``int`` action is an action index of
+        that seat (default: the player to act, see :meth:`parse_action`); text without ``N:``
+        is that seat's action, and an action of another seat raises IllegalMoveError (a
+        server's check)."""
+        with self._lock:
+            if is_index(action):
+                parsed = self.parse_action(action, player=player)
+            else:
+                parsed = self._parse_for(action, player)  # type: ignore[arg-type]
+            reason = self._core.step_checked(parsed.code)  # check and apply: one core call
+            if reason not in (0, _WRONG_JUMP_IN):
+                raise IllegalMoveError(self._explain(parsed, reason))
+            return parsed
+
+    def _parse_for(self, action: Action | str, player: object) -> Action:
+        if player is None:
+            return self.parse_action(action)
+        from ddz.records import seat_of
+
+        try:
+            seat = seat_of(self.players, player)
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+        if isinstance(action, str):
+            try:
+                parsed = Action.parse(action, default_player=seat)
+            except ValueError as error:
+                raise IllegalMoveError(str(error)) from None
+        else:
+            parsed = self.parse_action(action)
+        if parsed.player != seat:
+            raise IllegalMoveError(f"player {seat} cannot take player {parsed.player}'s action")
         return parsed
 
-    def push(self, action: Action | int) -> None:
-        """Take an action (or its code) without checking it: the fast path for simulation,
-        for actions from :meth:`legal_actions`. An illegal action leaves the game in a state
-        no rule allows; use :meth:`step` to check."""
-        self._core.push(action if action.__class__ is int else action.code)  # type: ignore[union-attr]
+    def push(self, action: Action | int, *, player: int | None = None) -> None:
+        """Take an action (or an action index of ``player``, default the player to act)
+        without checking the rules: the fast path for simulation, for actions from
+        :meth:`legal_actions` or :meth:`legal_indices`. An illegal action leaves the game in a
+        state no rule allows (use :meth:`step` to check), but never one outside the core's
+        memory: an index outside the space, a seat outside the game, a card its player does
+        not hold, or any action once the round is over raises IllegalMoveError and changes
+        nothing. One core call, atomic by itself but (like :meth:`push_code`) not serialised
+        with the lock that :meth:`step` and :meth:`resolve` hold: it is the fast path."""
+        if action.__class__ is not Action:
+            action = self.parse_action(action, player=player)
+        self._push_code(action.code)
+
+    def push_code(self, code: int) -> None:
+        """Take a raw core action code (``legal_codes()``, ``Action.code``) without checking
+        the rules; like :meth:`push`, a code that would reach outside the state (malformed, a
+        seat or card not in play, the round over) raises IllegalMoveError and changes
+        nothing. The raw fast path: one core call, atomic by itself, not serialised with the
+        lock :meth:`step` and :meth:`resolve` hold."""
+        try:
+            self._core.push(code)
+        except (TypeError, ValueError, OverflowError) as error:
+            raise IllegalMoveError(str(error)) from None
+
+    def step_code(self, code: int) -> Action:
+        """Take a raw core action code, checked as :meth:`step` checks. Returns the action."""
+        try:
+            action = Action.from_code(code)
+        except (TypeError, ValueError) as error:
+            raise IllegalMoveError(str(error)) from None
+        return self.step(action)
 
     def undo(self) -> Action:
         """Take back the last action, restoring the state exactly; returns it. IndexError
         when there is nothing to undo."""
-        return Action.from_code(self._core.undo())
+        with self._lock:
+            return Action.from_code(self._core.undo())
 
     def resolve(self, intents: Iterable[Action | str]) -> list[Action]:
         """Settle actions several players take at the same moment; returns those taken.
@@ -501,7 +631,17 @@ class Game:
         the jumper, and a wrong jump-in costs two cards and lets the next one be tried; last,
         the player to act's own action, if it is still legal.
         """
-        parsed = [self.parse_action(intent) for intent in intents]
+        with self._lock:
+            return self._resolve(intents)
+
+    def _resolve(self, intents: Iterable[Action | str]) -> list[Action]:
+        if isinstance(intents, (str, bytes)) or not hasattr(intents, "__iter__"):
+            raise IllegalMoveError(f"resolve takes a list of actions, not {shorten(intents)}")
+        parsed = []
+        for intent in intents:  # at most one a player: stop reading past that
+            parsed.append(self.parse_action(intent))
+            if len(parsed) > self.players:
+                raise IllegalMoveError("resolve takes at most one action per player")
         players = [action.player for action in parsed]
         if len(set(players)) != len(players):
             raise IllegalMoveError("resolve takes at most one action per player")
@@ -524,32 +664,59 @@ class Game:
         )
         turn = [a for a in parsed if a.player == current and a.kind not in ("uno", "catch")]
         taken: list[Action] = []
+        # Each is checked and taken in one core call (a call, a catch and the turn action
+        # are never wrong jump-ins, so "taken" is reason 0 for them).
+        step = self._core.step_checked
         for action in (*calls, *catches):
-            if self._core.check(action.code) == 0:
-                self._core.push(action.code)
+            if step(action.code) == 0:
                 taken.append(action)
         for action in jumps:
-            reason = self._core.check(action.code)
+            reason = step(action.code)
             if reason in (0, _WRONG_JUMP_IN):
-                self._core.push(action.code)
                 taken.append(action)
                 if reason == 0:
                     return taken
         for action in turn:
-            if self._core.check(action.code) == 0:
-                self._core.push(action.code)
+            if step(action.code) == 0:
                 taken.append(action)
         return taken
 
     def copy(self) -> Game:
         """An independent copy, history and undo included."""
+        with self._lock:
+            core = self._core.copy()
+        return Game._restore(self.rules, self.seed, self.dealer, self.deal, self._arrangement, core)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        with self._lock:
+            core = self._core.copy()
+        return (
+            Game._restore,
+            (self.rules, self.seed, self.dealer, self.deal, self._arrangement, core),
+        )
+
+    @staticmethod
+    def _restore(
+        rules: Rules,
+        seed: int,
+        dealer: int,
+        deal: Deal | None,
+        arrangement: tuple[list[list[int]], list[int], list[int]] | None,
+        core: Any,
+    ) -> Game:
         other = object.__new__(Game)
-        other.rules = self.rules
-        other.seed = self.seed
-        other.dealer = self.dealer
-        other.deal = self.deal
-        other._arrangement = self._arrangement
-        other._core = self._core.copy()
+        other._lock = threading.RLock()
+        other.rules = rules
+        other.seed = seed
+        other.dealer = dealer
+        other.deal = deal
+        other._arrangement = arrangement
+        other._core = core
         return other
 
     def playout(
@@ -558,7 +725,9 @@ class Game:
         """Play random legal actions to the end of the round in the core, on a copy (this
         game is unchanged): uniform over every listed action, or (``eager``) never drawing
         or keeping while any other action is legal. For fast rollouts and benchmarks."""
-        winner, blocked, steps, points = self._core.playout(seed, max_steps, eager)
+        seed = check_seed(seed)
+        max_steps = check_integer(max_steps, "max_steps", 0, 2**31 - 1)
+        winner, blocked, steps, points = self._core.playout(seed, max_steps, bool(eager))
         return PlayoutResult(
             None if winner < 0 else int(winner), bool(blocked), int(steps), tuple(points)
         )
@@ -569,8 +738,7 @@ class Game:
         """What ``player`` may know now: their cards, everyone's card counts, the discard
         pile, whose turn, the penalty, UNO and jump-in windows; never another player's cards
         or the order of the draw pile."""
-        if player not in range(self.players):
-            raise ValueError(f"player must be a seat 0..{self.players - 1}")
+        player = self._seat(player)
         core = self._core
         drawn = self.drawn
         return Observation(
@@ -650,9 +818,19 @@ class Game:
 
     # --- records -------------------------------------------------------------------------
 
-    def to_json(self) -> str:
+    def view(self, seat: int) -> dict[str, Any]:
+        """The round as ``seat`` may see it, JSON-ready: the public record, the seat's hand
+        and the discard pile; no seed, no deal (``ddz.uno.records.view``)."""
+        from ddz.uno.records import view
+
+        return view(self, seat)
+
+    def to_json(self, *, seat: int | None = None) -> str:
         """The round as JSON: players, rules, seed, dealer, the deal when one was given (as
-        the complete arrangement) and every action; :meth:`from_json` replays it exactly."""
+        the complete arrangement) and every action; :meth:`from_json` replays it exactly.
+        With ``seat``: :meth:`view` as JSON, what a server sends that seat."""
+        if seat is not None:
+            return json.dumps(self.view(seat))
         arrangement: dict[str, Any] | None = None
         if self._arrangement is not None:
             hands, draw, discard = self._arrangement
@@ -675,26 +853,51 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        data = json.loads(text)
-        if not isinstance(data, dict) or data.get("format") != "ddz-uno-game/1":
-            raise ValueError("not a ddz UNO game record (format ddz-uno-game/1)")
-        deal = None
-        if data["deal"] is not None:
-            deal = Deal(
-                data["deal"]["hands"], data["deal"]["draw_pile"], data["deal"]["discard_pile"]
-            )
-        game = cls(
-            data["players"],
-            seed=data["seed"],
-            rules=Rules.from_dict(data["rules"]),
-            dealer=data["dealer"],
-            deal=deal,
-        )
-        for action in data["actions"]:
-            game.step(action)
+        """The round :meth:`to_json` wrote, replayed action by action. Any fault in the
+        record (not JSON, a missing or mistyped field, an action that does not read or is not
+        legal) raises :class:`ddz.errors.RecordError` naming the field and the action number
+        (counted from 1)."""
+        data = _records.load_json(text, "ddz-uno-game/1", "a ddz UNO game record")
+        game = _start_round(data, "dealer")
+        for number, action in enumerate(_records.strings(data, "actions"), start=1):
+            try:
+                game.step(action)
+            except ValueError as error:
+                raise RecordError(str(error), ply=number, field="actions") from None
         return game
 
     # --- helpers -------------------------------------------------------------------------
+
+    def _seat(self, player: object) -> int:
+        """A seat of this game, checked (numpy integers too)."""
+        try:
+            return check_integer(player, "player", 0, self.players - 1)
+        except TypeError as error:
+            raise TypeError(f"{error} (a seat 0..{self.players - 1})") from None
+
+    def _action_of_index(self, index: int, player: int | None) -> Action:
+        if player is None:
+            if int(index) == _UNO_INDEX and self.uno_player is not None:
+                player = self.uno_player
+            elif self.current_player is not None:
+                player = self.current_player
+            else:
+                raise IllegalMoveError("the round is over")
+        try:
+            action = action_at(index, self._seat(player), self.players)
+        except (TypeError, ValueError) as error:
+            raise IllegalMoveError(str(error)) from None
+        if action is None:
+            raise IllegalMoveError(
+                "action index 0 is the pass, which only an environment takes (out of turn)"
+            )
+        return action
+
+    def _push_code(self, code: int) -> None:
+        try:
+            self._core.push(code)
+        except (TypeError, ValueError, OverflowError) as error:
+            raise IllegalMoveError(str(error)) from None
 
     def _explain(self, action: Action, reason: int) -> str:
         pending_card = self.pending_card
@@ -712,6 +915,60 @@ class Game:
             top=self.top,
             target=action.target,
         )
+
+
+def check_players(players: object) -> int:
+    """A number of UNO players, checked: an integer 2..10 (numpy integers too)."""
+    if isinstance(players, bool) or not hasattr(type(players), "__index__"):
+        raise TypeError(f"UNO is for 2..{MAX_PLAYERS} players, not {shorten(players)}")
+    number = check_integer(players, "players")
+    if not 2 <= number <= MAX_PLAYERS:
+        raise ValueError(f"UNO is for 2..{MAX_PLAYERS} players, not {number}")
+    return number
+
+
+def is_index(action: object) -> bool:
+    """Is action an action index (an ``int`` or numpy integer, not a ``bool``)?"""
+    return isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+
+
+def _start_round(data: dict[str, Any], dealer_field: str) -> Game:
+    """The round a record's header describes (players, seed, rules, dealer, deal), each field
+    checked; RecordError names the first bad one."""
+    players = _records.field(data, "players", int)
+    seed = _records.field(data, "seed", int)
+    dealer = _records.field(data, dealer_field, int)
+    rules_data = _records.field(data, "rules", dict)
+    try:
+        rules = Rules.from_dict(rules_data)
+    except (TypeError, ValueError) as error:
+        raise RecordError(str(error), field="rules") from None
+    deal = None
+    deal_data = _records.field(data, "deal", (dict, type(None))) if "deal" in data else None
+    if deal_data is not None:
+        try:
+            deal = Deal(
+                _records.field(deal_data, "hands", list),
+                _records.field(deal_data, "draw_pile", str),
+                _records.field(deal_data, "discard_pile", str),
+            )
+        except RecordError as error:
+            raise RecordError(f"{error}", field="deal") from None
+        except (TypeError, ValueError) as error:
+            raise RecordError(str(error), field="deal") from None
+    for name, check in (
+        ("players", check_players),
+        ("seed", check_seed),
+        (dealer_field, lambda value: check_integer(value, dealer_field, 0, players - 1)),
+    ):
+        try:
+            check(data[name])
+        except (TypeError, ValueError) as error:
+            raise RecordError(str(error), field=name) from None
+    try:
+        return Game(players, seed=seed, rules=rules, dealer=dealer, deal=deal)
+    except (TypeError, ValueError) as error:
+        raise RecordError(str(error), field="deal") from None
 
 
 def _text(kinds: Sequence[int]) -> str:

@@ -22,11 +22,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import threading
 from collections.abc import Iterable
+from typing import Any
 
-from ddz.errors import IllegalMoveError
+from ddz import _records
+from ddz.errors import IllegalMoveError, RecordError, check_integer, check_seed, shorten
 from ddz.uno.actions import Action
-from ddz.uno.game import MAX_PLAYERS, Game
+from ddz.uno.game import Game, check_players
 from ddz.uno.rules import LOMBARDY, Rules
 
 __all__ = ["Match", "RoundResult", "round_seed"]
@@ -62,6 +65,10 @@ class Match:
     :meth:`legal_actions`, :meth:`step`, :meth:`push` and :meth:`resolve`, which start the
     next round when one ends. ``first_dealer`` defaults to the last seat, so seat 0 plays
     first in round 1, seat 1 in round 2, and so on.
+
+    A match may be used from several threads: its steps, pushes and resolutions are
+    serialised by a lock (a round's end and the next deal happen inside the same step).
+    ``copy.copy``, ``copy.deepcopy`` and ``pickle`` give independent matches.
     """
 
     def __init__(
@@ -72,16 +79,14 @@ class Match:
         rules: Rules = LOMBARDY,
         first_dealer: int | None = None,
     ) -> None:
-        if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-            raise ValueError(f"UNO is for 2..{MAX_PLAYERS} players, not {players!r}")
-        if seed is None:
-            seed = random.SystemRandom().getrandbits(63)
-        if not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-            raise ValueError(f"a seed is an integer in 0 .. 2**64 - 1, not {seed!r}")
+        players = check_players(players)
+        seed = random.SystemRandom().getrandbits(63) if seed is None else check_seed(seed)
         if first_dealer is None:
             first_dealer = players - 1
-        if first_dealer not in range(players):
-            raise ValueError(f"the dealer is a seat 0..{players - 1}, not {first_dealer!r}")
+        first_dealer = check_integer(first_dealer, "first_dealer", 0, players - 1)
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules are a ddz.uno.Rules, not {shorten(rules)}")
+        self._lock = threading.RLock()
         self.players = players
         self.seed = seed
         self.rules = rules
@@ -131,7 +136,8 @@ class Match:
 
     def dealer_of(self, round_number: int) -> int:
         """The dealer of round ``round_number`` (from 1): the deal rotates one seat a round."""
-        return (self.first_dealer + round_number - 1) % self.players
+        number = check_integer(round_number, "round_number", 1)
+        return (self.first_dealer + number - 1) % self.players
 
     # --- acting --------------------------------------------------------------------------
 
@@ -139,27 +145,87 @@ class Match:
         """The current round's legal actions (``[]`` once the match is over)."""
         return [] if self._over else self.game.legal_actions(player)
 
-    def step(self, action: Action | str) -> Action:
-        """Take a checked action in the current round (see ``Game.step``); a round that ends
-        is scored and, unless the match is over, the next one dealt."""
-        if self._over:
-            raise IllegalMoveError("the match is over")
-        taken = self.game.step(action)
-        self._settle()
-        return taken
+    def step(self, action: Action | str | int, *, player: int | None = None) -> Action:
+        """Take a checked action in the current round (see ``Game.step``, ``player`` too;
+        an ``int`` is an action index); a round that ends is scored and, unless the match is
+        over, the next one dealt."""
+        with self._lock:
+            if self._over:
+                raise IllegalMoveError("the match is over")
+            taken = self.game.step(action, player=player)
+            self._settle()
+            return taken
 
-    def push(self, action: Action | int) -> None:
-        """An unchecked action in the current round (see ``Game.push``)."""
-        self.game.push(action)
-        self._settle()
+    def push(self, action: Action | int, *, player: int | None = None) -> None:
+        """An action (or action index) in the current round without checking the rules (see
+        ``Game.push``)."""
+        with self._lock:
+            if self._over:
+                raise IllegalMoveError("the match is over")
+            self.game.push(action, player=player)
+            self._settle()
+
+    def push_code(self, code: int) -> None:
+        """A raw core action code in the current round (see ``Game.push_code``)."""
+        with self._lock:
+            if self._over:
+                raise IllegalMoveError("the match is over")
+            self.game.push_code(code)
+            self._settle()
 
     def resolve(self, intents: Iterable[Action | str]) -> list[Action]:
         """Simultaneous actions in the current round (see ``Game.resolve``)."""
-        if self._over:
-            raise IllegalMoveError("the match is over")
-        taken = self.game.resolve(intents)
-        self._settle()
-        return taken
+        with self._lock:
+            if self._over:
+                raise IllegalMoveError("the match is over")
+            taken = self.game.resolve(intents)
+            self._settle()
+            return taken
+
+    # --- copies --------------------------------------------------------------------------
+
+    def copy(self) -> Match:
+        """An independent copy: the current round and the finished ones."""
+        with self._lock:
+            state = self._state()
+        return Match._restore(state)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        with self._lock:
+            return (Match._restore, (self._state(),))
+
+    def _state(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "seed": self.seed,
+            "rules": self.rules,
+            "first_dealer": self.first_dealer,
+            "scores": list(self._scores),
+            "results": list(self._results),
+            "finished": [game.copy() for game in self._finished],
+            "over": self._over,
+            "game": self.game.copy(),
+        }
+
+    @staticmethod
+    def _restore(state: dict[str, Any]) -> Match:
+        match = object.__new__(Match)
+        match._lock = threading.RLock()
+        match.players = state["players"]
+        match.seed = state["seed"]
+        match.rules = state["rules"]
+        match.first_dealer = state["first_dealer"]
+        match._scores = list(state["scores"])
+        match._results = list(state["results"])
+        match._finished = list(state["finished"])
+        match._over = state["over"]
+        match.game = state["game"]
+        return match
 
     # --- records -------------------------------------------------------------------------
 
@@ -181,20 +247,56 @@ class Match:
 
     @classmethod
     def from_json(cls, text: str) -> Match:
-        data = json.loads(text)
-        if not isinstance(data, dict) or data.get("format") != "ddz-uno-match/1":
-            raise ValueError("not a ddz UNO match record (format ddz-uno-match/1)")
-        match = cls(
-            data["players"],
-            seed=data["seed"],
-            rules=Rules.from_dict(data["rules"]),
-            first_dealer=data["first_dealer"],
-        )
-        for number, actions in enumerate(data["rounds"], start=1):
+        """The match :meth:`to_json` wrote, replayed. Any fault raises
+        :class:`ddz.errors.RecordError` naming the field (``rounds[2]`` for the third round)
+        and the action number within the round (from 1)."""
+        data = _records.load_json(text, "ddz-uno-match/1", "a ddz UNO match record")
+        rounds = _records.field(data, "rounds", list)
+        values = {}
+        for name in ("players", "seed", "first_dealer"):
+            values[name] = _records.field(data, name, int)
+        try:
+            rules = Rules.from_dict(_records.field(data, "rules", dict))
+        except (TypeError, ValueError) as error:
+            if isinstance(error, RecordError):
+                raise
+            raise RecordError(str(error), field="rules") from None
+        for name, check in (
+            ("players", check_players),
+            ("seed", check_seed),
+        ):
+            try:
+                check(values[name])
+            except (TypeError, ValueError) as error:
+                raise RecordError(str(error), field=name) from None
+        try:
+            match = cls(
+                values["players"],
+                seed=values["seed"],
+                rules=rules,
+                first_dealer=values["first_dealer"],
+            )
+        except (TypeError, ValueError) as error:
+            raise RecordError(str(error), field="first_dealer") from None
+        for number, actions in enumerate(rounds, start=1):
+            where = f"rounds[{number - 1}]"
             if match.round != number or match.is_over:
-                raise ValueError(f"the record's round {number} does not follow from its play")
-            for action in actions:
-                match.step(action)
+                raise RecordError(
+                    f"the record's round {number} does not follow from its play", field=where
+                )
+            if not isinstance(actions, list):
+                raise RecordError(
+                    f"a round is a list of actions, not {shorten(actions)}", field=where
+                )
+            for ply, action in enumerate(actions, start=1):
+                if not isinstance(action, str):
+                    raise RecordError(
+                        f"an action is text, not {shorten(action)}", ply=ply, field=where
+                    )
+                try:
+                    match.step(action)
+                except ValueError as error:
+                    raise RecordError(str(error), ply=ply, field=where) from None
         return match
 
     def __repr__(self) -> str:

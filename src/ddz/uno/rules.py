@@ -7,6 +7,12 @@
 (False, False, True)
 >>> LOMBARDY.replace(jump_in=False).jump_in
 False
+>>> LOMBARDY.replace(jump_in=False)
+ddz.uno.LOMBARDY.replace(jump_in=False)
+
+Switches are ``bool`` (a numpy bool is taken as its ``bool``; ``0``, ``1`` and text such as
+``"false"`` are refused with TypeError); ``target_score`` is an integer (numpy integers
+too) in ``1..MAX_TARGET_SCORE``.
 """
 
 from __future__ import annotations
@@ -14,9 +20,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ddz._core import uno as _core
+import numpy as np
 
-__all__ = ["LOMBARDY", "STANDARD", "Rules"]
+from ddz._core import uno as _core
+from ddz.errors import check_integer, shorten
+
+__all__ = ["LOMBARDY", "MAX_TARGET_SCORE", "STANDARD", "Rules"]
+
+MAX_TARGET_SCORE = 1_000_000
+"""The highest target score a match plays to."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,10 +64,34 @@ class Rules:
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
             if field.name == "target_score":
-                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                    raise ValueError(f"target_score is a positive integer, not {value!r}")
-            elif not isinstance(value, bool):
-                raise ValueError(f"{field.name} is True or False, not {value!r}")
+                if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+                    raise TypeError(f"target_score is a positive integer, not {shorten(value)}")
+                number = check_integer(value, "target_score")
+                if not 1 <= number <= MAX_TARGET_SCORE:
+                    raise ValueError(
+                        f"target_score is a positive integer up to {MAX_TARGET_SCORE}, not {number}"
+                    )
+                object.__setattr__(self, "target_score", number)
+            elif isinstance(value, (bool, np.bool_)):
+                object.__setattr__(self, field.name, bool(value))
+            else:
+                raise TypeError(f"{field.name} is True or False, not {shorten(value)}")
+
+    def __repr__(self) -> str:
+        """The nearest preset and what differs from it: ``ddz.uno.LOMBARDY``,
+        ``ddz.uno.STANDARD.replace(call_out=True)``."""
+        best, best_key = "", (len(dataclasses.fields(self)), 0)
+        for name, preset in (("LOMBARDY", LOMBARDY), ("STANDARD", STANDARD)):
+            changed = [
+                f"{field.name}={getattr(self, field.name)!r}"
+                for field in dataclasses.fields(self)
+                if getattr(self, field.name) != getattr(preset, field.name)
+            ]
+            text = f"ddz.uno.{name}" + (f".replace({', '.join(changed)})" if changed else "")
+            key = (len(changed), len(text))  # fewest changes, then the shortest text
+            if not best or key < best_key:
+                best, best_key = text, key
+        return best
 
     @property
     def core_flags(self) -> int:
@@ -77,10 +113,15 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from :meth:`to_dict`'s form; unknown fields, wrong types (``"false"`` is not
+        False) and values out of range are refused."""
+        if not isinstance(data, dict):
+            raise TypeError(f"UNO rules are a dict of switches, not {shorten(data)}")
         known = {field.name for field in dataclasses.fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise ValueError(f"unknown UNO rule fields: {sorted(unknown)}")
+            names = sorted(map(str, unknown))
+            raise ValueError(f"unknown UNO rule fields: {shorten(names)}")
         return cls(**data)
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from ddz.errors import check_integer, check_seed, shorten
 from ddz.uno.agents import Agent, make_agent, play_turn
+from ddz.uno.game import check_players
 from ddz.uno.match import Match, round_seed
 from ddz.uno.rules import LOMBARDY, Rules
 
@@ -55,8 +57,12 @@ def simulate(
     the same on every run. ``max_actions`` bounds the moments of play per match, against
     agents that never finish a round (RuntimeError when reached).
     """
-    if games < 0:
-        raise ValueError("games must not be negative")
+    players = check_players(players)
+    games = check_integer(games, "games", 0)
+    seed = check_seed(seed)
+    max_actions = check_integer(max_actions, "max_actions", 1)
+    if isinstance(agents, (str, bytes)) or not hasattr(agents, "__len__"):
+        raise TypeError(f"agents are a sequence of agents or names, not {shorten(agents)}")
     if not agents:
         raise ValueError("at least one agent")
     seats: list[Agent] = []

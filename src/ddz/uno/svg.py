@@ -20,16 +20,17 @@ import dataclasses
 from collections.abc import Sequence
 
 from ddz.svg import (
-    _n,
-    _place,
-    _reverse_mark,
-    _skip_mark,
-    _to_act,
     back,
     backs,
     document,
+    fitting_step,
+    num,
     pill,
+    placement,
+    reverse_mark,
+    skip_mark,
     text,
+    to_act,
 )
 from ddz.uno.cards import Card
 from ddz.uno.game import Game, Observation
@@ -52,8 +53,8 @@ _QUADRANTS = ("red", "blue", "yellow", "green")  # clockwise from the top right
 
 def _oval(cx: float, cy: float, rx: float, ry: float, fill: str) -> str:
     return (
-        f'<ellipse cx="{_n(cx)}" cy="{_n(cy)}" rx="{_n(rx)}" ry="{_n(ry)}" fill="{fill}" '
-        f'transform="rotate(-30 {_n(cx)} {_n(cy)})"/>'
+        f'<ellipse cx="{num(cx)}" cy="{num(cy)}" rx="{num(rx)}" ry="{num(ry)}" fill="{fill}" '
+        f'transform="rotate(-30 {num(cx)} {num(cy)})"/>'
     )
 
 
@@ -71,8 +72,8 @@ _AXES = {-90: (0, -1), 0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}
 def _slice(cx: float, cy: float, r: float, start: int, fill: str) -> str:
     (x0, y0), (x1, y1) = _AXES[start], _AXES[start + 90]
     return (
-        f'<path d="M{_n(cx)},{_n(cy)} L{_n(cx + r * x0)},{_n(cy + r * y0)} '
-        f'A{_n(r)},{_n(r)} 0 0 1 {_n(cx + r * x1)},{_n(cy + r * y1)} Z" fill="{fill}"/>'
+        f'<path d="M{num(cx)},{num(cy)} L{num(cx + r * x0)},{num(cy + r * y0)} '
+        f'A{num(r)},{num(r)} 0 0 1 {num(cx + r * x1)},{num(cy + r * y1)} Z" fill="{fill}"/>'
     )
 
 
@@ -90,7 +91,7 @@ def card(
     colour = chosen.colour
     fill = WILD_FILL if colour is None else COLOUR_FILLS[colour]
     parts = [
-        f'<g class="card" data-card="{chosen}"{seat_attr} transform="{_place(x, y, scale)}">',
+        f'<g class="card" data-card="{chosen}"{seat_attr} transform="{placement(x, y, scale)}">',
         f'<rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" rx="6" fill="#ffffff" '
         'stroke="#424242" stroke-width="1"/>',
         f'<rect x="3" y="3" width="{CARD_WIDTH - 6}" height="{CARD_HEIGHT - 6}" rx="4" '
@@ -119,11 +120,11 @@ def card(
     else:
         parts.append(_oval(cx, cy, 15, 22, "#ffffff"))
         if face == "S":
-            parts.append(_skip_mark(11, 14, 6, "#ffffff", 2))
-            parts.append(_skip_mark(cx, cy, 10, fill, 3.5))
+            parts.append(skip_mark(11, 14, 6, "#ffffff", 2))
+            parts.append(skip_mark(cx, cy, 10, fill, 3.5))
         elif face == "R":
-            parts.append(_reverse_mark(11, 14, 6, "#ffffff", 2))
-            parts.append(_reverse_mark(cx, cy, 10, fill, 3))
+            parts.append(reverse_mark(11, 14, 6, "#ffffff", 2))
+            parts.append(reverse_mark(cx, cy, 10, fill, 3))
         else:
             corner = 14 if len(face) == 1 else 11  # "+2" fits the strip a neighbour leaves
             parts.append(text(5, 19, face, size=corner, fill="#ffffff", weight="bold"))
@@ -142,8 +143,10 @@ def card(
     return "".join(parts)
 
 
-def _fan(cards: Sequence[Card], x: float, y: float, *, seat: int | None = None) -> str:
-    return "".join(card(c, x=x + i * _STEP, y=y, seat=seat) for i, c in enumerate(cards))
+def _fan(
+    cards: Sequence[Card], x: float, y: float, *, seat: int | None = None, step: float = _STEP
+) -> str:
+    return "".join(card(c, x=x + i * step, y=y, seat=seat) for i, c in enumerate(cards))
 
 
 def _fan_width(count: int) -> int:
@@ -279,7 +282,7 @@ def _piles(seen: _Seen, y: int) -> str:
     arrow = "turns in seat order" if seen.direction > 0 else "turns reversed"
     parts.append(text(224, y + 74, arrow, size=12, fill="#b0bec5"))
     if pending:
-        parts.append(pill(420, y + 58, f"owes +{pending}", fill="#c62828"))
+        parts.append(pill(420, y + 58, f"player {seen.current} owes +{pending}", fill="#c62828"))
     if last is not None:
         parts.append(
             text(TABLE_WIDTH - 16, y + 58, f"last: {last}", size=13, fill="#ffe082", anchor="end")
@@ -307,12 +310,14 @@ def _row(seen: _Seen, player: int, top: int) -> str:
     if player == seen.uno_player:
         parts.append(pill(22, top + 72, "UNO?", fill="#c62828"))
     if acting:
-        parts.append(_to_act(top))
+        parts.append(to_act(100, top + 56))
     card_top = top + (_ROW - CARD_HEIGHT) / 2
+    room = TABLE_WIDTH - 16 - _HAND_X
     if cards is None:
-        parts.append(backs(_HAND_X, card_top, size))
+        parts.append(backs(_HAND_X, card_top, size, step=fitting_step(size, room, step=7)))
     elif cards:
-        parts.append(_fan(cards, _HAND_X, card_top, seat=player))
+        step = fitting_step(len(cards), room, step=_STEP)
+        parts.append(_fan(cards, _HAND_X, card_top, seat=player, step=step))
     else:
         parts.append(
             text(_HAND_X, top + _ROW / 2 + 5, "out", size=15, fill="#ffe082", weight="bold")

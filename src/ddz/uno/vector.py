@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
@@ -31,11 +32,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ddz._core import uno as _core
+from ddz.errors import check_integer, check_seed, shorten
 from ddz.simulation import ArrayResult, CoreVector
-from ddz.uno.game import OBSERVATION_SIZE, Game
+from ddz.uno.game import OBSERVATION_SIZE, Game, check_players
 from ddz.uno.rules import LOMBARDY, Rules
 
 __all__ = [
+    "MAX_ROUNDS",
+    "MAX_THREADS",
     "NUM_ACTIONS",
     "RoundsResult",
     "VectorGame",
@@ -47,19 +51,25 @@ __all__ = [
 NUM_ACTIONS: int = _core.NUM_INDICES_
 """The size of the action space: ``ddz.envs.UnoActionSpace.SIZE`` (77)."""
 
+MAX_ROUNDS: int = _core.MAX_ROUNDS_
+"""The most rounds one ``VectorGame`` holds (2**22, about 3.7 GB of round states)."""
+
+MAX_THREADS = 256
+"""The most threads ``simulate_rounds`` starts."""
+
 
 def round_seed(seed: int, index: int) -> int:
     """The deal seed of round ``index`` of a ``simulate_rounds`` run seeded with ``seed``
     (and of round ``index`` of a ``VectorGame``'s first deals):
     ``uno.Game(players, seed=round_seed(seed, index), rules=rules)`` deals that round."""
-    return int(_core.round_seed_(seed, index))
+    return int(_core.round_seed_(check_seed(seed), check_integer(index, "index", 0, 2**64 - 1)))
 
 
-def _check(players: int, rules: Rules) -> None:
-    if not isinstance(players, int) or not 2 <= players <= _core.MAX_PLAYERS_:
-        raise ValueError(f"UNO is for 2..{_core.MAX_PLAYERS_} players, not {players!r}")
+def _check(players: int, rules: Rules) -> int:
+    players = check_players(players)
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules are a ddz.uno.Rules, not {rules!r}")
+        raise TypeError(f"rules are a ddz.uno.Rules, not {shorten(rules)}")
+    return players
 
 
 class VectorGame(CoreVector):
@@ -86,6 +96,11 @@ class VectorGame(CoreVector):
     * ``observations()``: an (n x ``OBSERVATION_SIZE``) int8 array, each round seen by its
       player to act (``Observation.encode()``'s layout).
     * ``sample_legal()``: one uniformly random legal action index a round, drawn in C.
+
+    ``n`` is 1..``MAX_ROUNDS``; ``seed`` an integer ``0 <= seed < 2**64``. One vector may be
+    used from several threads: a lock serialises its calls (each returns new arrays, never a
+    shared buffer). ``copy.copy``, ``copy.deepcopy`` and ``pickle`` give an independent
+    vector in the same state (rounds, episode counts, sampling generator).
     """
 
     def __init__(
@@ -97,20 +112,54 @@ class VectorGame(CoreVector):
         seed: int = 0,
         reward: Literal["win", "points"] = "win",
     ) -> None:
-        _check(players, rules)
-        if reward not in ("win", "points"):
-            raise ValueError(f"reward is 'win' or 'points', not {reward!r}")
+        players = _check(players, rules)
+        n = check_integer(n, "n (rounds)", 1, MAX_ROUNDS)
+        seed = check_seed(seed)
+        if not isinstance(reward, str) or reward not in ("win", "points"):
+            raise ValueError(f"reward is 'win' or 'points', not {shorten(reward)}")
         self.rules = rules
         self.players = players
         self.n = n
         self._observation_size = OBSERVATION_SIZE
         self.reward = reward
+        self._lock = threading.RLock()
         self._core: Any = _core.UnoVector(
             rules.core_flags, players, players - 1, n, seed, reward == "points"
         )
-        self._mask = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
-        self._rewards = np.zeros((n, players), dtype=np.float64)
-        self._done = np.zeros(n, dtype=np.bool_)
+
+    def copy(self) -> VectorGame:
+        """An independent vector in the same state."""
+        import pickle
+
+        with self._lock:
+            core = pickle.loads(pickle.dumps(self._core))
+        return VectorGame._restore(self.rules, self.players, self.n, self.reward, core)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> VectorGame:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        with self._lock:
+            return (
+                VectorGame._restore,
+                (self.rules, self.players, self.n, self.reward, self._core),
+            )
+
+    @staticmethod
+    def _restore(
+        rules: Rules, players: int, n: int, reward: Literal["win", "points"], core: Any
+    ) -> VectorGame:
+        vector = object.__new__(VectorGame)
+        vector.rules = rules
+        vector.players = players
+        vector.n = n
+        vector._observation_size = OBSERVATION_SIZE
+        vector.reward = reward
+        vector._lock = threading.RLock()
+        vector._core = core
+        return vector
 
     @property
     def num_actions(self) -> int:
@@ -118,16 +167,51 @@ class VectorGame(CoreVector):
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """Each round's legal turn actions, one row a round (a new array each call)."""
-        self._core.legal_action_mask(self._mask.view(np.uint8))
-        return self._mask.copy()
+        mask = np.zeros((self.n, NUM_ACTIONS), dtype=np.bool_)
+        with self._lock:
+            self._core.legal_action_mask(mask.view(np.uint8))
+        return mask
 
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-        """Apply one action index a round: ``(rewards, done)`` (see the class docstring)."""
-        chosen = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
-        if len(chosen) != self.n:
-            raise ValueError(f"step takes one action a round ({self.n}), not {len(chosen)}")
-        self._core.step(chosen, self._rewards, self._done.view(np.uint8))
-        return self._rewards.copy(), self._done.copy()
+        """Apply one action index a round: ``(rewards, done)`` (see the class docstring).
+        ``actions`` is anything numpy reads as n integers (a list, an integer array of any
+        integer dtype); floats, booleans and other shapes are refused with ValueError."""
+        array = np.asarray(actions)
+        if array.dtype.kind not in "iu":
+            raise ValueError(f"actions are integers, not an array of {array.dtype}")
+        chosen = np.ascontiguousarray(array, dtype=np.int64).reshape(-1)
+        if array.ndim != 1 or len(chosen) != self.n:
+            raise ValueError(f"step takes one action a round ({self.n}), not shape {array.shape}")
+        rewards = np.zeros((self.n, self.players), dtype=np.float64)
+        done = np.zeros(self.n, dtype=np.bool_)
+        with self._lock:
+            self._core.step(chosen, rewards, done.view(np.uint8))
+        return rewards, done
+
+    def sample_legal(self) -> npt.NDArray[np.int64]:
+        with self._lock:
+            return super().sample_legal()
+
+    def observations(self) -> npt.NDArray[np.int8]:
+        with self._lock:
+            return super().observations()
+
+    @property
+    def current_players(self) -> npt.NDArray[np.int8]:
+        with self._lock:
+            return super().current_players
+
+    @property
+    def keys(self) -> npt.NDArray[np.uint64]:
+        with self._lock:
+            return super().keys
+
+    def deal_seed(self, game: int) -> int:
+        game = check_integer(game, "game")
+        if not 0 <= game < self.n:
+            raise IndexError(f"no round {game} in a vector of {self.n}")
+        with self._lock:
+            return super().deal_seed(game)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -159,9 +243,11 @@ def simulate_rounds(
     out-of-turn actions. The same seed gives the same results whatever the number of
     threads; ``first_round`` plays rounds ``first_round .. first_round + n - 1`` of the run.
     """
-    _check(players, rules)
-    if n < 0 or threads < 1 or first_round < 0:
-        raise ValueError("need n >= 0 rounds, threads >= 1 and first_round >= 0")
+    players = _check(players, rules)
+    n = check_integer(n, "n (rounds)", 0)
+    threads = check_integer(threads, "threads", 1, MAX_THREADS)
+    first_round = check_integer(first_round, "first_round", 0, 2**62)
+    seed = check_seed(seed)
     winners = np.zeros(n, dtype=np.int8)
     blocked = np.zeros(n, dtype=np.bool_)
     lengths = np.zeros(n, dtype=np.int64)

@@ -1,0 +1,450 @@
+# cython: language_level=3, cdivision=True
+"""RLCard 1.2.0's Dou Dizhu in C: ddz's game under ddz.RLCARD, with RLCard's action ids,
+its order of legal actions and its state encoding.
+
+``ddz.compat.rlcard`` is a drop-in for ``rlcard.make("doudizhu")``. The game is ddz's own
+(state.pxd: seat 0 the landlord, as RLCard always has it); ``ddz.RLCARD``'s move set is RLCard's
+27,471 moves, so the legal codes the generator gives map one to one onto RLCard's action ids
+(``ddz.actions.rlcard_action_ids``). RLCard lists the answers to a move as its
+``get_gt_cards`` walks its tables: the pass, the moves of the same type with a higher weight,
+then the rocket, then the bombs (after a bomb: the higher bombs, then the rocket); ``rank``
+holds each id's place in that walk. Leads come out in id order (RLCard's come out of a Python
+set of strings, in an order that changes from process to process).
+
+``encode`` writes RLCard's ``obs`` vector (``DoudizhuEnv._extract_state``), 790 entries for
+the landlord and 901 for a farmer, including RLCard's own readings: the "last" landlord and
+teammate actions it encodes are their *first* moves of the game (it keeps the last match of a
+loop that walks the trace backwards), and a seat with no cards left has its one-hot count in
+the last entry (index -1).
+"""
+
+from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+
+from ddz._core.layout cimport *
+from ddz._core.ruleset cimport *
+from ddz._core.readings cimport *
+from ddz._core.generator cimport *
+from ddz._core.state cimport *
+
+cdef enum:
+    ACTIONS = 27472           # RLCard's ids: 27,471 moves, then the pass
+    PASS_ID = 27471
+    TRACE_PLIES = 256           # at most 3 plies per card played
+    LEGAL_CAP = 4096
+    HISTORY = 9
+    CARD_BITS = 54
+    LANDLORD_OBS = 790
+    FARMER_OBS = 901
+
+
+cdef inline void encode_cards(uint64_t cards, int8_t* out) noexcept nogil:
+    """RLCard's ``_cards2array``: 4 entries per rank 3..2 (the count as a thermometer), then
+    one entry per joker."""
+    cdef int r, c
+    memset(out, 0, CARD_BITS)
+    for r in range(13):
+        for c in range(count_of(cards, r)):
+            out[4 * r + c] = 1
+    out[52] = count_of(cards, SMALL_JOKER) > 0
+    out[53] = count_of(cards, BIG_JOKER) > 0
+
+
+cdef inline void one_hot(int count, int size, int8_t* out) noexcept nogil:
+    memset(out, 0, size)
+    out[count - 1 if count > 0 else size - 1] = 1
+
+
+cdef class RlcardCore:
+    """One RLCard Dou Dizhu game: ddz's state, the trace, and the states before each ply."""
+
+    cdef GameConfig cfg
+    cdef GameState s
+    cdef GameState* before      # the state before each ply, for step_back
+    cdef int* trace_ids         # the RLCard id of each ply
+    cdef int plies
+    cdef uint64_t* code_of      # RLCard id -> ddz move code
+    cdef uint64_t* sorted_codes # ddz codes sorted, and the id of each
+    cdef int32_t* sorted_ids
+    cdef int32_t* rank          # RLCard id -> place in RLCard's answer walk
+    cdef int n_codes
+    cdef int legal[LEGAL_CAP]
+    cdef int n_legal
+
+    def __cinit__(self, object rules, const uint64_t[::1] codes not None,
+                  const int64_t[::1] ids not None, const int64_t[::1] sorted_positions not None,
+                  const int32_t[::1] answer_order not None):
+        cdef int i, j, n = 0
+        cdef int64_t k
+        cdef uint64_t code
+        cdef int32_t rlcard_id
+        self.cfg = config_of(rules)
+        self.before = <GameState*>malloc(TRACE_PLIES * sizeof(GameState))
+        self.trace_ids = <int*>malloc(TRACE_PLIES * sizeof(int))
+        self.code_of = <uint64_t*>malloc(ACTIONS * sizeof(uint64_t))
+        self.sorted_codes = <uint64_t*>malloc(ACTIONS * sizeof(uint64_t))
+        self.sorted_ids = <int32_t*>malloc(ACTIONS * sizeof(int32_t))
+        self.rank = <int32_t*>malloc(ACTIONS * sizeof(int32_t))
+        if (self.before == NULL or self.trace_ids == NULL or self.code_of == NULL
+                or self.sorted_codes == NULL or self.sorted_ids == NULL or self.rank == NULL):
+            raise MemoryError()
+        if (codes.shape[0] != ids.shape[0] or sorted_positions.shape[0] != codes.shape[0]
+                or answer_order.shape[0] != ACTIONS - 1):
+            raise ValueError("the action tables do not match RLCard's")
+        for i in range(ACTIONS):
+            self.code_of[i] = <uint64_t>-1
+            self.rank[i] = -1
+        for i in range(codes.shape[0]):
+            if ids[i] < 0:
+                continue
+            if ids[i] >= ACTIONS or self.code_of[ids[i]] != <uint64_t>-1:
+                raise ValueError("the action tables do not match RLCard's")
+            self.code_of[ids[i]] = codes[i]
+            n += 1
+        if n == ACTIONS:
+            # the codes sorted, for the binary search (sorted once, when the tables load)
+            j = 0
+            for i in range(sorted_positions.shape[0]):
+                k = sorted_positions[i]
+                if not 0 <= k < codes.shape[0]:
+                    raise ValueError("sorted_positions is not an order of the codes")
+                if ids[k] < 0:
+                    continue
+                if j and codes[k] <= self.sorted_codes[j - 1]:
+                    raise ValueError("sorted_positions does not sort the codes")
+                self.sorted_codes[j] = codes[k]
+                self.sorted_ids[j] = <int32_t>ids[k]
+                j += 1
+        if n != ACTIONS:
+            raise ValueError("the action tables do not match RLCard's")
+        self.n_codes = n
+        for i in range(ACTIONS - 1):
+            rlcard_id = answer_order[i]
+            if not 0 <= rlcard_id < PASS_ID or self.rank[rlcard_id] != -1:
+                raise ValueError("the answer order is not a permutation of RLCard's moves")
+            self.rank[rlcard_id] = i
+        self.rank[PASS_ID] = -1
+        memset(&self.s, 0, sizeof(GameState))
+        self.s.phase = OVER
+        self.s.current = -1
+        self.plies = 0
+        self.n_legal = 0
+
+    def __dealloc__(self):
+        free(self.before)
+        free(self.trace_ids)
+        free(self.code_of)
+        free(self.sorted_codes)
+        free(self.sorted_ids)
+        free(self.rank)
+
+    cdef int id_of(self, uint64_t code) noexcept nogil:
+        cdef int low = 0, high = self.n_codes, middle
+        while low < high:
+            middle = (low + high) // 2
+            if self.sorted_codes[middle] < code:
+                low = middle + 1
+            else:
+                high = middle
+        if low < self.n_codes and self.sorted_codes[low] == code:
+            return self.sorted_ids[low]
+        return -1
+
+    cdef int generate_for(self, int seat, int* out) noexcept nogil:
+        """RLCard's legal ids for ``seat`` (its ``available_actions``): a lead when the last
+        move played is its own or there is none, else the pass and the answers, in RLCard's
+        order; -1 if a code has no id."""
+        cdef uint64_t codes[LEGAL_CAP]
+        cdef Sink sink
+        cdef uint64_t table = self.s.table
+        cdef int n, i, j, key, value, table_kind
+        cdef int keys[LEGAL_CAP]
+        if self.s.phase != PLAY:
+            return 0
+        if seat != self.s.current:
+            # RLCard answers the last move played (its "greater player"'s), even when the
+            # trick is over and the player to act leads
+            table = 0
+            for i in range(self.plies - 1, -1, -1):
+                if self.trace_ids[i] != PASS_ID:
+                    if i % 3 != seat:
+                        table = self.code_of[self.trace_ids[i]]
+                    break
+        elif self.s.table_player == seat:
+            table = 0
+        sink.out = codes
+        sink.cap = LEGAL_CAP
+        sink.n = 0
+        generate(self.s.hands[seat], table, &self.cfg.rs, &sink)
+        n = <int>sink.n
+        if n > LEGAL_CAP:
+            return -1
+        for i in range(n):
+            out[i] = self.id_of(codes[i])
+            if out[i] < 0:
+                return -1
+        if table == 0:
+            # leads: id order (an insertion sort: the ids come nearly sorted)
+            for i in range(1, n):
+                value = out[i]
+                j = i
+                while j > 0 and out[j - 1] > value:
+                    out[j] = out[j - 1]
+                    j -= 1
+                out[j] = value
+            return n
+        table_kind = code_kind(table)
+        for i in range(n):
+            if out[i] == PASS_ID:
+                keys[i] = -1
+                continue
+            key = self.rank[out[i]]
+            if code_kind(self.code_of[out[i]]) == ROCKET:
+                key += 1 << 20 if table_kind != BOMB else 1 << 21
+            elif code_kind(self.code_of[out[i]]) == BOMB and table_kind != BOMB:
+                key += 1 << 21
+            keys[i] = key
+        for i in range(1, n):
+            value = out[i]
+            key = keys[i]
+            j = i
+            while j > 0 and keys[j - 1] > key:
+                out[j] = out[j - 1]
+                keys[j] = keys[j - 1]
+                j -= 1
+            out[j] = value
+            keys[j] = key
+        return n
+
+    cdef int refresh(self) except -1:
+        if self.s.phase != PLAY:
+            self.n_legal = 0
+            return 0
+        self.n_legal = self.generate_for(self.s.current, self.legal)
+        if self.n_legal < 0:
+            self.n_legal = 0
+            raise RuntimeError("a legal move has no RLCard id: the rules are not ddz.RLCARD")
+        return 0
+
+    def deal(self, uint64_t hand0, uint64_t hand1, uint64_t hand2, uint64_t kitty):
+        """Start a game: seat 0 takes the kitty and leads. The hands must be a deal of the
+        rules' deck (ddz.compat.rlcard deals them)."""
+        cdef uint64_t hands[3]
+        hands[0] = hand0
+        hands[1] = hand1
+        hands[2] = hand2
+        cdef int r, total
+        for r in range(NUM_DIGITS):
+            total = (count_of(hand0, r) + count_of(hand1, r) + count_of(hand2, r)
+                     + count_of(kitty, r))
+            if total != (4 if r < 13 else (1 if r < 15 else 0)):
+                raise ValueError("not a deal of the 54-card deck")
+        if ((hand0 | hand1 | hand2 | kitty) & ~DDZ_CARDS_MASK or card_total(hand0) != 17
+                or card_total(hand1) != 17 or card_total(hand2) != 17):
+            raise ValueError("not a deal of the 54-card deck: 17 cards each and 3 in the kitty")
+        init_state(&self.s, &self.cfg, hands, kitty, 0)
+        self.plies = 0
+        self.refresh()
+
+    @property
+    def current(self):
+        return self.s.current
+
+    @property
+    def over(self):
+        return self.s.phase == OVER
+
+    @property
+    def winner(self):
+        return self.s.winner
+
+    @property
+    def plies(self):
+        return self.plies
+
+    def hands(self):
+        return (self.s.hands[0], self.s.hands[1], self.s.hands[2])
+
+    def played(self):
+        return (self.s.played[0], self.s.played[1], self.s.played[2])
+
+    def trace(self):
+        """The RLCard ids played so far, in order."""
+        return [self.trace_ids[i] for i in range(self.plies)]
+
+    def legal_ids(self):
+        return [self.legal[i] for i in range(self.n_legal)]
+
+    def legal_ids_for(self, int seat):
+        """The ids RLCard would offer ``seat`` now (its ``available_actions``)."""
+        cdef int out[LEGAL_CAP]
+        cdef int n
+        if not 0 <= seat < 3:
+            raise IndexError("no seat %d" % seat)
+        n = self.generate_for(seat, out)
+        if n < 0:
+            raise RuntimeError("a legal move has no RLCard id: the rules are not ddz.RLCARD")
+        return [out[i] for i in range(n)]
+
+    def view(self, int seat):
+        """(the text of ``seat``'s hand, the other hands' text, the cards left per seat)."""
+        cdef uint64_t others = 0
+        cdef int i
+        if not 0 <= seat < 3:
+            raise IndexError("no seat %d" % seat)
+        for i in range(3):
+            if i != seat:
+                others += self.s.hands[i]
+        return (
+            cards_text(self.s.hands[seat]),
+            cards_text(others),
+            [card_total(self.s.hands[0]), card_total(self.s.hands[1]),
+             card_total(self.s.hands[2])],
+        )
+
+    def legal_parts(self, int seat, list features, tuple texts, object make_feature):
+        """RLCard's ``legal_actions`` (id -> ``features[id]``, made by ``make_feature(id)``
+        when it is None) for the player to act, and the list of ``texts`` RLCard offers
+        ``seat`` (its ``raw_obs["actions"]``), built in one pass."""
+        cdef int out[LEGAL_CAP]
+        cdef int n, i, rlcard_id
+        cdef dict legal = {}
+        cdef list offered
+        cdef object feature
+        if not 0 <= seat < 3:
+            raise IndexError("no seat %d" % seat)
+        if len(features) != ACTIONS or len(texts) != ACTIONS:
+            raise ValueError("one feature and one text per RLCard action")
+        for i in range(self.n_legal):
+            rlcard_id = self.legal[i]
+            feature = features[rlcard_id]
+            if feature is None:
+                feature = make_feature(rlcard_id)
+            legal[rlcard_id] = feature
+        if seat == self.s.current or self.s.phase != PLAY:
+            offered = [texts[self.legal[i]] for i in range(self.n_legal)]
+        else:
+            n = self.generate_for(seat, out)
+            if n < 0:
+                raise RuntimeError("a legal move has no RLCard id: the rules are not ddz.RLCARD")
+            offered = [texts[out[i]] for i in range(n)]
+        return legal, offered
+
+    def is_legal(self, int rlcard_id):
+        cdef int i
+        for i in range(self.n_legal):
+            if self.legal[i] == rlcard_id:
+                return True
+        return False
+
+    def step(self, int rlcard_id):
+        """Play a legal id (checked: False, and nothing changes, if it is not legal)."""
+        cdef int i
+        cdef bint found = False
+        for i in range(self.n_legal):
+            if self.legal[i] == rlcard_id:
+                found = True
+                break
+        if not found or self.plies >= TRACE_PLIES:
+            return False
+        memcpy(&self.before[self.plies], &self.s, sizeof(GameState))
+        self.trace_ids[self.plies] = rlcard_id
+        self.plies += 1
+        apply_action(&self.s, &self.cfg, 0 if rlcard_id == PASS_ID else self.code_of[rlcard_id])
+        self.refresh()
+        return True
+
+    def step_back(self):
+        """Undo the last ply; False at the start."""
+        if self.plies == 0:
+            return False
+        self.plies -= 1
+        memcpy(&self.s, &self.before[self.plies], sizeof(GameState))
+        self.refresh()
+        return True
+
+    def encode(self, int seat, int8_t[::1] out not None):
+        """RLCard's obs vector for ``seat`` into ``out`` (790 entries for seat 0, else 901)."""
+        cdef int size = LANDLORD_OBS if seat == 0 else FARMER_OBS
+        cdef int i, p, teammate, start, last
+        cdef int8_t* o
+        cdef uint64_t others, last_cards
+        if not 0 <= seat < 3:
+            raise IndexError("no seat %d" % seat)
+        if out.shape[0] != size:
+            raise ValueError("the obs of seat %d has %d entries" % (seat, size))
+        o = &out[0]
+        with nogil:
+            others = 0
+            for p in range(3):
+                if p != seat:
+                    others += self.s.hands[p]
+            encode_cards(self.s.hands[seat], o)
+            encode_cards(others, o + 54)
+            last_cards = 0
+            if self.plies:
+                last = self.trace_ids[self.plies - 1]
+                if last == PASS_ID and self.plies >= 2:
+                    last = self.trace_ids[self.plies - 2]
+                if last != PASS_ID:
+                    last_cards = code_cards(self.code_of[last])
+            encode_cards(last_cards, o + 108)
+            start = self.plies - HISTORY
+            for i in range(HISTORY):
+                if start + i >= 0 and self.trace_ids[start + i] != PASS_ID:
+                    encode_cards(code_cards(self.code_of[self.trace_ids[start + i]]),
+                                 o + 162 + i * CARD_BITS)
+                else:
+                    memset(o + 162 + i * CARD_BITS, 0, CARD_BITS)
+            if seat == 0:
+                encode_cards(self.s.played[2], o + 648)
+                encode_cards(self.s.played[1], o + 702)
+                one_hot(card_total(self.s.hands[2]), 17, o + 756)
+                one_hot(card_total(self.s.hands[1]), 17, o + 773)
+            else:
+                teammate = 3 - seat
+                encode_cards(self.s.played[0], o + 648)
+                encode_cards(self.s.played[teammate], o + 702)
+                encode_cards(self.first_move_of(0), o + 756)
+                encode_cards(self.first_move_of(teammate), o + 810)
+                one_hot(card_total(self.s.hands[0]), 20, o + 864)
+                one_hot(card_total(self.s.hands[teammate]), 17, o + 884)
+
+    cdef uint64_t first_move_of(self, int seat) noexcept nogil:
+        """The cards of ``seat``'s first ply (0 for a pass or none): what RLCard encodes as
+        its "last" action."""
+        cdef int i
+        for i in range(self.plies):
+            if i % 3 == seat:
+                if self.trace_ids[i] == PASS_ID:
+                    return 0
+                return code_cards(self.code_of[self.trace_ids[i]])
+        return 0
+
+    def action_features(self, int8_t[:, ::1] out not None):
+        """Row k: RLCard's ``_cards2array`` of legal action k (zeros for the pass)."""
+        cdef int k
+        if out.shape[0] != self.n_legal or out.shape[1] != CARD_BITS:
+            raise ValueError("one row of 54 a legal action")
+        with nogil:
+            for k in range(self.n_legal):
+                if self.legal[k] == PASS_ID:
+                    memset(&out[k, 0], 0, CARD_BITS)
+                else:
+                    encode_cards(code_cards(self.code_of[self.legal[k]]), &out[k, 0])
+
+
+cdef const char* RANK_CHARS = b"3456789TJQKA2BR"
+
+
+def cards_text(uint64_t cards):
+    """RLCard's text of a card integer: rank characters low to high, B and R the jokers."""
+    cdef char text[64]
+    cdef int r, c, n = 0
+    for r in range(NUM_RANKS):
+        for c in range(count_of(cards, r)):
+            if n < 63:
+                text[n] = RANK_CHARS[r]
+                n += 1
+    return text[:n].decode("ascii")
