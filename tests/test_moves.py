@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 
+import numpy as np
 import pytest
 
 import ddz
@@ -83,6 +84,16 @@ def test_parse_reports_ambiguity_and_nonsense() -> None:
         Move.parse("3333+3")
     with pytest.raises(TypeError):
         Move.parse(3)  # type: ignore[arg-type]
+
+
+def test_from_code_takes_numpy_integers_and_refuses_other_types() -> None:
+    # legal_codes() hands out numpy uint64: they are integers like any other
+    move = Move.parse("333+4")
+    assert Move.from_code(np.uint64(move.code)) == move
+    assert Move.from_code(np.int64(move.code)) == move
+    for value in (True, np.bool_(True), 2.0, "7", None):
+        with pytest.raises(ValueError, match="a move code is an integer"):
+            Move.from_code(value)
 
 
 def test_from_code_rejects_codes_that_are_no_move() -> None:

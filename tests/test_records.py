@@ -12,12 +12,13 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ddz
-from ddz import uno
+from ddz import render, uno
 from ddz.errors import IllegalMoveError, RecordError
+from ddz.records import game_from_view
 
 PRESETS = [ddz.CLASSIC, ddz.TWO_PLAYER, ddz.UNO_LANDLORD, ddz.DOUZERO]
 
@@ -76,6 +77,61 @@ def test_the_view_of_a_game_set_up_at_a_position() -> None:
     assert seen["start"]["table"] == "333444+56" and seen["actions"] == ["pass"]
     assert "KK" not in json.dumps(seen) and "position" not in seen
     assert ddz.Observation.from_json(game.observation(0).to_json()) == game.observation(0)
+
+
+def _seen_at_every_ply(game: ddz.Game, seat: int) -> list[str]:
+    """What ``seat`` saw at each ply, last first (``render.text`` from that seat)."""
+    probe, seen = game.copy(), []
+    while True:
+        seen.append(render.text(probe, seat=seat))
+        if not probe.history:
+            return seen
+        probe.undo()
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda r: render.rules_name(r))
+@settings(max_examples=60)  # each example renders every ply of a game twice
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 120))
+def test_a_view_replays_what_its_seat_saw(rules: ddz.Rules, seed: int, plies: int) -> None:
+    game = random_game(rules, seed, plies)
+    seat = seed % rules.players
+    again = game_from_view(game.to_json(seat=seat))
+    assert again.view(seat) == game.view(seat)
+    assert _seen_at_every_ply(again, seat) == _seen_at_every_ply(game, seat)
+
+
+def test_a_view_of_a_game_set_up_at_a_position_replays() -> None:
+    game = random_game(ddz.UNO_LANDLORD, 5, 12)
+    started = game.position().game()
+    rng = random.Random(5)
+    while not started.is_over:
+        started.step(rng.choice(started.legal_actions()))
+    for seat in range(3):
+        again = game_from_view(started.view(seat))
+        assert _seen_at_every_ply(again, seat) == _seen_at_every_ply(started, seat)
+
+
+def test_a_view_that_cannot_be_replayed_names_the_action() -> None:
+    game = random_game(ddz.CLASSIC, 3, 40)
+    data = game.view(0)
+    player_of = {record.ply: record.player for record in game.history}
+    # seat 1 or 2 plays a fifth 3 (the deck holds four): no hidden hand can hold it
+    ply = next(r.ply for r in game.history if r.phase == "play" and r.player != 0)
+    data["actions"][ply] = "33333"
+    with pytest.raises(RecordError) as caught:
+        game_from_view(data)
+    assert caught.value.ply == ply + 1 and caught.value.field == "actions"
+    assert player_of[ply] != 0
+    # the seat's own hand does not hold what it is said to play
+    data = game.view(0)
+    own = next(r.ply for r in game.history if r.phase == "play" and r.player == 0)
+    missing = next(rank for rank in "3456789TJQKA2XD" if rank not in str(game.deal[0][0]))
+    data["actions"][own] = missing
+    with pytest.raises(RecordError, match="the hand does not hold") as caught:
+        game_from_view(data)
+    assert caught.value.ply == own + 1
+    with pytest.raises(RecordError, match="format"):
+        game_from_view(game.to_json())  # the full record is no view
 
 
 def test_view_refuses_a_seat_that_is_not_one() -> None:

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 import ddz
-from ddz import uno
+from ddz import render, uno
+from ddz.uno import render as uno_render
 from ddz.web.server import MAX_BODY, make_server
 
 
@@ -282,7 +283,12 @@ def test_replays(site: str) -> None:
     round_ = uno.Game(players=3, seed=2)
     uno.play_round(round_, [uno.make_agent("greedy")] * 3)
     state = ok(site, "/api/replays", {"record": round_.to_json()})
-    assert state["kind"] == "uno" and state["moves"] == [str(a) for a in round_.history]
+    assert state["kind"] == "uno" and state["moves"] == uno_render.narrate(round_)
+    assert [re.sub(r"( \d+ cards?)?( \(.*\))?$", "", move) for move in state["moves"]] == [
+        str(action) for action in round_.history
+    ]
+    draws = [move for move in state["moves"] if ": draw" in move]
+    assert draws and all(re.fullmatch(r"\d+: draw \d+ cards?", move) for move in draws), draws
     tampered = json.loads(game.to_json())
     tampered["actions"][4] = "2222"
     assert "does not replay" in refused(site, "/api/replays", {"record": json.dumps(tampered)})
@@ -290,6 +296,33 @@ def test_replays(site: str) -> None:
     assert "does not replay" in refused(site, "/api/replays", {"record": "rules classic\n"})
     assert "empty" in refused(site, "/api/replays", {"record": "  "})
     assert "record's text" in refused(site, "/api/replays", {})
+
+
+def test_a_seats_view_replays_from_that_seat_only(site: str) -> None:
+    game = ddz.Game(seed=11)
+    rng = random.Random(11)
+    while not game.is_over:
+        game.step(rng.choice(game.legal_actions()))
+    plies = len(game.history)
+    state = ok(site, "/api/replays", {"record": game.to_json(seat=1)})
+    assert state["you"] == 1 and state["plies"] == plies
+    assert state["moves"] == [f"{r.player}: {r.action}" for r in game.history]
+    for ply in (0, 5, plies // 2, plies):
+        shown = ok(site, f"/api/replays/{state['id']}?ply={ply}")
+        at = game.copy()
+        for _ in range(plies - ply):
+            at.undo()
+        assert shown["text"] == render.text(at, seat=1)  # what seat 1 saw, no more
+        faces = re.findall(r'<g class="card[^"]*" data-card="[^"]*" data-seat="(\d)"', shown["svg"])
+        assert set(faces) <= {"1"} and len(faces) == len(at.hands[1])
+    round_ = uno.Game(players=3, seed=2)
+    uno.play_round(round_, [uno.make_agent("greedy")] * 3)
+    message = refused(site, "/api/replays", {"record": round_.to_json(seat=0)})
+    assert "player 0's view" in message and "full record" in message
+    tampered = json.loads(game.to_json(seat=1))
+    tampered["actions"][7] = "2222"
+    message = refused(site, "/api/replays", {"record": json.dumps(tampered)})
+    assert "does not replay" in message and "action 8" in message, message
 
 
 def test_the_command_starts_and_stops_cleanly() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import threading
 import urllib.request
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 import ddz
+from ddz import uno
 from ddz.web.server import make_server
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="Selenium is not installed")
@@ -180,13 +182,12 @@ def test_uno_cards_and_colours(browser: Any, site: str) -> None:
         if c.get_attribute("data-card") not in playable
         and not c.get_attribute("data-card").startswith("W")
     ]
-    if unplayable:
-        click_card(browser, unplayable[0])
-        wait_for(
-            browser, lambda d: "error" in d.find_element(By.ID, "message").get_attribute("class")
-        )
-        assert "matches neither" in message(browser) or "does not" in message(browser)
-        snap(browser, "7-uno-illegal")
+    assert unplayable  # seed 14: R8 and more match neither B9's colour nor its face
+    click_card(browser, unplayable[0])
+    wait_for(browser, lambda d: "error" in d.find_element(By.ID, "message").get_attribute("class"))
+    assert "matches neither" in message(browser), message(browser)
+    snap(browser, "7-uno-illegal")
+    assert len(my_cards(browser, 0)) == 7
     assert browser.find_element(By.CSS_SELECTOR, "#text").get_attribute("textContent") == top
     # Play on with the first action listed until the round ends.
     for _ in range(300):
@@ -195,6 +196,8 @@ def test_uno_cards_and_colours(browser: Any, site: str) -> None:
         click_and_wait(browser, browser.find_elements(By.CSS_SELECTOR, "#actions button")[0])
     assert "Game over" in message(browser)
     snap(browser, "8-uno-over")
+    log = browser.find_element(By.ID, "log").text
+    assert "(you): play" in log and re.search(r"\(greedy\): draw \d+ cards?", log), log
 
 
 def test_replay_a_record(browser: Any, site: str) -> None:
@@ -233,3 +236,46 @@ def test_replay_a_record(browser: Any, site: str) -> None:
     assert len(browser.find_elements(By.CSS_SELECTOR, "#table g.card[data-seat]")) == held
     with urllib.request.urlopen(site + "/static/app.js") as response:
         assert response.status == 200
+
+
+def load_record(browser: Any, site: str, record: str) -> None:
+    browser.get(site + "/")
+    browser.find_element(By.ID, "tab-replay").click()
+    box = browser.find_element(By.ID, "record")
+    browser.execute_script("arguments[0].value = arguments[1]", box, record)
+    browser.find_element(By.ID, "load-replay").click()
+
+
+def test_replay_a_seats_view(browser: Any, site: str) -> None:
+    """A per-seat record (``to_json(seat=1)``) steps through what seat 1 saw: its own cards
+    face up, every other hand face down, at every ply; an UNO view is refused with why."""
+    game = ddz.Game(seed=11)
+    agent = ddz.agents.GreedyAgent()
+    while not game.is_over:
+        game.step(ddz.agents.choose(agent, game))
+    plies = len(game.history)
+    load_record(browser, site, game.to_json(seat=1))
+    last = f"ply {plies} of {plies}"
+    wait_for(browser, lambda d: d.find_element(By.ID, "ply-label").text == last)
+    assert message(browser).startswith("Seat 1's view"), message(browser)
+    browser.find_element(By.ID, "first").click()
+    for ply in range(plies + 1):
+        if ply:
+            browser.find_element(By.ID, "forward").click()
+        wait_for(
+            browser,
+            lambda d, ply=ply: d.find_element(By.ID, "ply-label").text.startswith(f"ply {ply} "),
+        )
+        at = game.copy()
+        for _ in range(plies - ply):
+            at.undo()
+        faces = browser.find_elements(By.CSS_SELECTOR, "#table g.card[data-seat]")
+        assert {face.get_attribute("data-seat") for face in faces} <= {"1"}
+        assert "".join(face.get_attribute("data-card") for face in faces) == str(at.hands[1])
+        if ply == 5:
+            snap(browser, "10-view-replay")
+    round_ = uno.Game(players=3, seed=2)
+    uno.play_round(round_, [uno.make_agent("greedy")] * 3)
+    load_record(browser, site, round_.to_json(seat=0))
+    wait_for(browser, lambda d: "full record" in message(d))
+    assert "player 0's view" in message(browser)

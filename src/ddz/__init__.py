@@ -11,7 +11,18 @@
 from ddz.actions import ActionSpace
 from ddz.cards import RANKS, SYMBOLS, Cards
 from ddz.errors import IllegalMoveError, RecordError
-from ddz.game import OBSERVATION_LAYOUT, OBSERVATION_SIZE, ActionRecord, Bid, Game, Observation
+from ddz.game import (
+    HISTORY,
+    HISTORY_ENTRY_LAYOUT,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    ActionRecord,
+    Bid,
+    Game,
+    Observation,
+    observation_layout,
+    observation_size,
+)
 from ddz.moves import (
     PASS,
     LegalMoves,
@@ -35,6 +46,8 @@ __all__ = [
     "CLASSIC",
     "DOUZERO",
     "ENDGAME",
+    "HISTORY",
+    "HISTORY_ENTRY_LAYOUT",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
     "PASS",
@@ -68,6 +81,8 @@ __all__ = [
     "classify",
     "is_legal",
     "legal_moves",
+    "observation_layout",
+    "observation_size",
     "sample_worlds",
     "simulate",
     "solve",

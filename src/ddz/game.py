@@ -29,7 +29,7 @@ import json
 import operator
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -50,9 +50,6 @@ from ddz.errors import (
 from ddz.moves import PASS, Move, why_illegal
 from ddz.position import Position
 from ddz.rules import CLASSIC, PRESETS, Rules, action_codes
-
-if TYPE_CHECKING:
-    from ddz.actions import ActionSpace
 
 __all__ = [
     "HISTORY",
@@ -724,13 +721,8 @@ class Game:
     def undo(self) -> ActionRecord:
         """Take back the last action, restoring the state exactly; returns its record.
         IndexError when there is nothing to undo."""
-        code = self._core.undo()
-        return ActionRecord(
-            self._core.ply,
-            self._core.current,
-            self._core.phase,
-            self._action_of(code, self._core.phase),
-        )
+        code, ply, player, phase = self._core.undo()
+        return ActionRecord(ply, player, phase, self._action_of(code, phase))
 
     def copy(self) -> Game:
         """An independent copy, history and undo included (``copy.copy``, ``copy.deepcopy``
@@ -749,31 +741,20 @@ class Game:
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return self.copy()  # everything but the core state is immutable
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state.pop("_space", None)  # a cache, rebuilt on use
-        return state
-
     # --- the meaning of an action --------------------------------------------------------
-
-    _space: ActionSpace | None = None
 
     def _code_of(self, action: Action | str | int) -> tuple[int, Action | None]:
         """(core code, action object or None) of what step/push/why_illegal accept."""
         if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
-            space = self._space
-            if space is None:
-                from ddz.actions import action_space  # actions imports this module
-
-                space = self._space = action_space(self.rules)
+            codes = action_codes(self.rules)  # ddz.ActionSpace's numbering, built once
             index = operator.index(action)
-            if not 0 <= index < space.size:
+            if not 0 <= index < len(codes):
                 raise IllegalMoveError(
-                    f"action index {shorten(index)} is outside 0..{space.size - 1} "
+                    f"action index {shorten(index)} is outside 0..{len(codes) - 1} "
                     "(ddz.ActionSpace of these rules); raw move codes go through "
                     "step_code/push_code"
                 )
-            return space.codes.item(index), None
+            return codes.item(index), None
         parsed = self.parse_action(action)  # type: ignore[arg-type]  # a bool: refused there
         return parsed.code, parsed
 
@@ -1012,11 +993,11 @@ class Game:
             raise RecordError(
                 f"a game record of {len(text)} characters is longer than {MAX_RECORD}"
             )
-        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+        lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         header: dict[str, str] = {}
         hands: dict[int, str] = {}
         moves: list[tuple[int, str]] = []
-        for line in lines:
+        for line_number, line in lines:
             word, _, rest = line.partition(" ")
             if word == "hand":
                 seat_text, _, cards = rest.partition(" ")
@@ -1031,7 +1012,9 @@ class Game:
             elif word.isascii() and word.isdigit():
                 moves.append((_read_number(word, "action"), rest))
             else:
-                raise RecordError(f"unreadable record line: {shorten(line)}", ply=None)
+                raise RecordError(
+                    f"unreadable record line: {shorten(line)}", field=f"line {line_number}"
+                )
         if "rules" not in header:
             raise RecordError("missing", field="rules")
         rules_text = header["rules"]
@@ -1089,6 +1072,8 @@ class Game:
 
 def _raw_code(code: object) -> int:
     """A raw action code as a Python int: any integer (numpy's too) in 0 .. 2**64 - 1."""
+    if type(code) is int and 0 <= code < 1 << 64:  # the search loop's case, checked first
+        return code
     if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)):
         raise IllegalMoveError(f"an action code is an integer, not {shorten(code)}")
     value = operator.index(code)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import textwrap
 
 import numpy as np
 import pytest
@@ -150,19 +151,17 @@ def test_the_raw_game_core_checks_seats_hands_and_players(isolated: IsolatedRunn
     assert "1 1 [] []" in lines
 
 
-class _FakeRules:
-    """Whatever a caller might pass as rules: the core reads these attributes itself."""
-
-    def __init__(self, **fields: object) -> None:
+FAKE_RULES = """
+import ddz
+class FakeRules:
+    "Whatever a caller might pass as rules: the core reads these attributes itself."
+    def __init__(self, **fields):
         base = ddz.CLASSIC
-        self.core_flags = base.core_flags
-        self.bidding = base.bidding
-        self.max_grabs = base.max_grabs
-        self.spring = base.spring
-        self.players = base.players
-        self.hand_size = base.hand_size
-        self.kitty_size = base.kitty_size
+        for name in ("core_flags", "bidding", "max_grabs", "spring", "players", "hand_size",
+                     "kitty_size"):
+            setattr(self, name, getattr(base, name))
         self.__dict__.update(fields)
+"""
 
 
 RULES_THE_CORE_CANNOT_PLAY = [
@@ -183,13 +182,14 @@ def test_the_core_refuses_rules_it_cannot_play(isolated: IsolatedRunner) -> None
     """Whatever Rules lets through, the core stops: a hand of nothing used to loop forever in
     C without the GIL; a fourth player wrote past the state's three hands."""
     out = isolated(
-        """
+        FAKE_RULES
+        + f"RULES_THE_CORE_CANNOT_PLAY = {RULES_THE_CORE_CANNOT_PLAY!r}\n"
+        + textwrap.dedent(
+            """
         import numpy as np, ddz
         from ddz._core import game, vector
-        from tests.adversarial.test_core_regressions import (
-            RULES_THE_CORE_CANNOT_PLAY, _FakeRules)
         for fields in RULES_THE_CORE_CANNOT_PLAY:
-            rules = _FakeRules(**fields)
+            rules = FakeRules(**fields)
             payoffs = np.zeros((4, 3), np.int64)
             small = [np.zeros(4, np.int8), np.zeros(4, np.int8), np.zeros(4, np.int64)]
             calls = [
@@ -204,7 +204,8 @@ def test_the_core_refuses_rules_it_cannot_play(isolated: IsolatedRunner) -> None
                     print("accepted", fields)
                 except (ValueError, TypeError, OverflowError):
                     print("refused")
-        """,
+        """
+        ),
         timeout=30,
     )
     assert out.split() == ["refused"] * 3 * len(RULES_THE_CORE_CANNOT_PLAY)

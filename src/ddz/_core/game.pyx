@@ -226,12 +226,14 @@ cdef class GameCore:
 
     @cython.critical_section
     def undo(self):
-        """Take back the last action; returns its code. IndexError when there is none."""
+        """Take back the last action: (code, ply, player, phase) of the state it was taken
+        in, which is the state after the undo (one call where a record needs all four).
+        IndexError when there is none."""
         if self.depth == 0:
             raise IndexError("no action to undo")
         self.depth -= 1
         self.s = self.stack[self.depth]
-        return self.actions[self.depth]
+        return self.actions[self.depth], self.s.ply, self.s.current, PHASES[self.s.phase]
 
     @cython.critical_section
     def legal_moves(self):

@@ -1055,12 +1055,12 @@ def shuffled_kinds(kinds, uint64_t seed):
 #
 # The vector steps the *turn* player of each round only: its actions are the turn actions of
 # the player to act (plays, draw, keep, the starting colour), indexed as
-# ddz.envs.UnoActionSpace indexes them. Out-of-turn actions (jump-ins, UNO calls, catches)
+# ddz.uno.ActionSpace indexes them. Out-of-turn actions (jump-ins, UNO calls, catches)
 # and the pass are left out, and rounds still play to their end.
 
 cdef enum:
     OBS_SIZE = 267             # ddz.uno.OBSERVATION_SIZE (game.py's OBSERVATION_LAYOUT)
-    NUM_INDICES = 77           # ddz.envs.UnoActionSpace.SIZE
+    NUM_INDICES = 77           # ddz.uno.ActionSpace.SIZE
     I_PLAY = 1                 # the space's bases
     I_WILD = 53
     I_WILD4 = 57

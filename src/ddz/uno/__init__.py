@@ -11,7 +11,7 @@ round (``game``), a scored match (``match``), agents (``agents``), simulations
 (2, 108)
 """
 
-from ddz.uno.actions import ACTION_KINDS, NUM_INDICES, Action, ActionKind
+from ddz.uno.actions import ACTION_KINDS, NUM_INDICES, Action, ActionKind, ActionSpace
 from ddz.uno.agents import (
     AGENTS,
     Agent,
@@ -62,6 +62,7 @@ __all__ = [
     "STANDARD",
     "Action",
     "ActionKind",
+    "ActionSpace",
     "Agent",
     "AgentStats",
     "Card",

@@ -23,13 +23,25 @@ Action.parse('0: catch 1')
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Literal, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
 
 from ddz._core import uno as _core
 from ddz.errors import check_integer, check_text, shorten
 from ddz.uno.cards import CARDS, COLOURS, Card, colour_index
 
-__all__ = ["ACTION_KINDS", "NUM_INDICES", "Action", "ActionKind", "action_at", "index_of"]
+__all__ = [
+    "ACTION_KINDS",
+    "NUM_INDICES",
+    "Action",
+    "ActionKind",
+    "ActionSpace",
+    "action_at",
+    "index_of",
+]
 
 ActionKind: TypeAlias = Literal["play", "draw", "keep", "uno", "catch", "colour"]
 ACTION_KINDS: tuple[ActionKind, ...] = ("play", "draw", "keep", "uno", "catch", "colour")
@@ -179,7 +191,7 @@ class Action:
 
 
 NUM_INDICES = 77
-"""The size of the UNO action-index space (``ddz.envs.UnoActionSpace`` numbers it the same):
+"""The size of the UNO action-index space (:class:`ActionSpace` numbers it):
 0 the pass, 1..52 the coloured cards by kind, 53..56 a Wild choosing red, yellow, green,
 blue, 57..60 a Wild Draw Four likewise, 61 draw, 62 keep, 63 UNO, 64..67 the starting colour,
 68..76 catch the player 1..9 seats after the actor."""
@@ -287,3 +299,75 @@ def _all_actions() -> dict[int, Action]:
 
 BY_CODE: dict[int, Action] = _all_actions()
 """Every action of up to ten players by its code (legal lists share these objects)."""
+
+
+class ActionSpace:
+    """UNO's actions, numbered the same for every player and every number of players
+    (the catches are relative: the player ``k`` seats after me in seat order, as in the
+    observation).
+
+    ======================  ==========  ==============================================
+    index                   base        action
+    ======================  ==========  ==============================================
+    0                       ``PASS``    do nothing (only out of turn)
+    1 .. 52                 ``PLAY``    play the coloured card of kind ``index - 1``
+    53 .. 56                ``WILD``    play a Wild choosing red, yellow, green, blue
+    57 .. 60                ``WILD4``   play a Wild Draw Four choosing a colour
+    61                      ``DRAW``    draw (or take the stacked penalty)
+    62                      ``KEEP``    keep the playable card just drawn
+    63                      ``UNO``     call UNO
+    64 .. 67                ``COLOUR``  choose the starting colour
+    68 .. 76                ``CATCH``   catch the player 1 .. 9 seats after me
+    ======================  ==========  ==============================================
+
+    >>> from ddz import uno
+    >>> space = uno.ActionSpace(players=4)
+    >>> space.size, space.index(Action.parse("2: play W+4 green"))
+    (77, 59)
+    >>> space.index(Action.parse("3: catch 1")), str(space.action(69, player=3))
+    (69, '3: catch 1')
+    """
+
+    PASS = 0
+    PLAY = 1
+    WILD = 53
+    WILD4 = 57
+    DRAW = 61
+    KEEP = 62
+    UNO = 63
+    COLOUR = 64
+    CATCH = 67  # + k for the player k seats after me, k = 1 .. 9
+    SIZE = CATCH + _MAX_PLAYERS
+
+    def __init__(self, players: int) -> None:
+        if not 2 <= players <= _MAX_PLAYERS:
+            raise ValueError(f"UNO is for 2..{_MAX_PLAYERS} players, not {players!r}")
+        self.players = players
+
+    @property
+    def size(self) -> int:
+        return self.SIZE
+
+    def __len__(self) -> int:
+        return self.SIZE
+
+    def index(self, action: Action) -> int:
+        """The index of an action (relative to its player, for a catch): :func:`index_of`."""
+        return index_of(action, self.players)
+
+    def action(self, index: int, player: int) -> Action | None:
+        """The action ``player`` takes with ``index``; None for the pass: :func:`action_at`."""
+        return action_at(index, player, self.players)
+
+    def mask(self, actions: Iterable[Action], *, passing: bool = False) -> npt.NDArray[np.int8]:
+        """An int8 vector over the space, 1 at each given action (and at the pass if
+        ``passing``)."""
+        mask = np.zeros(self.SIZE, dtype=np.int8)
+        for action in actions:
+            mask[self.index(action)] = 1
+        if passing:
+            mask[self.PASS] = 1
+        return mask
+
+    def __repr__(self) -> str:
+        return f"<uno.ActionSpace {self.SIZE} actions, {self.players} players>"

@@ -299,7 +299,7 @@ class Game:
     defaults to the last seat, so seat 0 (the dealer's left) plays first.
 
     Actions are :class:`Action` objects, their text, or an action *index* (an ``int`` or
-    numpy integer: the numbering of ``ddz.envs.UnoActionSpace`` and the masks, for the player
+    numpy integer: the numbering of ``ddz.uno.ActionSpace`` and the masks, for the player
     to act unless ``player=`` says otherwise). :meth:`legal_actions` lists what every player
     may do now, out-of-turn jump-ins, UNO calls and catches included. :meth:`step` checks an
     action and raises :class:`ddz.IllegalMoveError` (leaving the game unchanged); :meth:`push`
@@ -488,7 +488,7 @@ class Game:
         return self._core.legal_codes()
 
     def legal_indices(self, player: int | None = None) -> list[int]:
-        """The action indices (``ddz.envs.UnoActionSpace``) of ``player``'s legal actions
+        """The action indices (``ddz.uno.ActionSpace``) of ``player``'s legal actions
         (default: the player to act), sorted; what :meth:`step` and :meth:`push` take as an
         ``int``."""
         if player is None:

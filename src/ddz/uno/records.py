@@ -21,6 +21,7 @@ import dataclasses
 import json
 from typing import Any
 
+from ddz import _records
 from ddz.errors import RecordError, shorten
 from ddz.records import seat_of
 from ddz.uno.cards import COLOURS, Card, parse_cards
@@ -152,8 +153,6 @@ def observation_to_json(observation: Observation) -> str:
 
 
 def observation_from_json(text: str | bytes) -> Observation:
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise RecordError(f"not JSON: {error}") from None
-    return observation_from_dict(data)
+    """The observation ``observation_to_json`` wrote; RecordError for anything else (not
+    text, not JSON, too long, nested too deeply, a field at fault)."""
+    return observation_from_dict(_records.load_object(text, "a ddz UNO observation"))

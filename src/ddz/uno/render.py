@@ -29,12 +29,52 @@ from ddz.uno.cards import Card
 from ddz.uno.game import Game, Observation
 from ddz.uno.rules import PRESETS, Rules
 
-__all__ = ["rules_name", "text"]
+__all__ = ["narrate", "rules_name", "text"]
 
 
 def rules_name(rules: Rules) -> str:
     """The preset's name (``lombardy``, ``standard``) or ``custom``."""
     return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
+
+
+def narrate(game: Game, *, last: int | None = None) -> list[str]:
+    """The round's actions as text (the ``last`` ones; all for None), each with the cards it
+    made anyone draw: a draw says how many (``2: draw 4 cards`` under a +4), a catch or a
+    wrong jump-in who drew (``1: catch 3 (player 3 draws 2)``).
+
+    >>> from ddz import uno
+    >>> game = uno.Game(players=3, seed=14)
+    >>> for action in ["play B6", "draw"]:
+    ...     _ = game.step(action)
+    >>> narrate(game)
+    ['0: play B6', '1: draw 1 card']
+    """
+    history = game.history
+    count = len(history) if last is None else max(0, min(last, len(history)))
+    probe = game.copy()
+    for _ in range(count):
+        probe.undo()
+    lines = []
+    for action in history[len(history) - count :]:
+        before = probe.hand_sizes
+        probe.step(action)
+        after = probe.hand_sizes
+        drew = [(p, after[p] - before[p]) for p in range(len(after)) if after[p] > before[p]]
+        lines.append(_told(action, drew))
+    return lines
+
+
+def _told(action: Action, drew: list[tuple[int, int]]) -> str:
+    line = str(action)
+    others = []
+    for player, count in drew:
+        cards = f"{count} card{'s' if count != 1 else ''}"
+        if action.kind == "draw" and player == action.player:
+            line += f" {cards}"
+        else:
+            who = "draws" if player == action.player else f"player {player} draws"
+            others.append(f"{who} {count}")
+    return line + (f" ({'; '.join(others)})" if others else "")
 
 
 def text(game: Game | Observation, *, seat: int | None = None, last: int = 4) -> str:
@@ -81,9 +121,9 @@ def text(game: Game | Observation, *, seat: int | None = None, last: int = 4) ->
     lines += _rows(game.hand_sizes, shown, game.current_player, game.uno_player)
     if game.drawn is not None:
         lines.append(f"drawn   {game.drawn}: play it or keep it")
-    history: list[Action] = game.history[-last:] if last > 0 else []
+    history = narrate(game, last=last) if last > 0 else []
     if history:
-        lines.append("last    " + ", ".join(str(action) for action in history))
+        lines.append("last    " + ", ".join(history))
     lines += _over(game.is_over, game.winner, blocked=game.is_blocked)
     if game.is_over:
         lines.append("points  " + " ".join(str(p) for p in game.points()))

@@ -34,7 +34,7 @@ from ddz.svg import (
 )
 from ddz.uno.cards import Card
 from ddz.uno.game import Game, Observation
-from ddz.uno.render import rules_name
+from ddz.uno.render import narrate, rules_name
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "card", "card_document", "hand", "table"]
 
@@ -102,7 +102,8 @@ def card(
     if chosen.is_wild:
         parts.append(_wild_oval(cx, cy, 15))
         parts.append(_wild_oval(12, 14, 6))
-        if face == "W+4":
+        if face == "W+4":  # also in the corner, the strip a neighbour leaves showing
+            parts.append(text(4, 33, "+4", size=11, fill="#ffffff", weight="bold"))
             parts.append(
                 text(cx, cy + 6, "+4", size=17, fill="#ffffff", anchor="middle", weight="bold")
             )
@@ -218,7 +219,6 @@ def _seen(game: Game | Observation, seat: int | None) -> _Seen:
     players = game.players
     if seat is not None and seat not in range(players):
         raise ValueError(f"seat must be 0..{players - 1} or None (every hand), not {seat!r}")
-    history = game.history
     return _Seen(
         title=f"UNO, {rules_name(game.rules)} rules, {players} players, ply {game.ply}",
         viewer=seat,
@@ -233,7 +233,7 @@ def _seen(game: Game | Observation, seat: int | None) -> _Seen:
         uno_player=game.uno_player,
         over=game.is_over,
         winner=game.winner,
-        last=str(history[-1]) if history else None,
+        last=next(iter(narrate(game, last=1)), None),
     )
 
 

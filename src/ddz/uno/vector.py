@@ -5,7 +5,7 @@ across threads.
 numpy out), dealing each round's next deal when it ends; ``simulate_rounds`` plays whole
 rounds with random agents in the core, across threads. Both act for the *turn* player only:
 the actions are the turn actions of the player to act (plays, draw, keep, the starting
-colour), indexed as ``ddz.envs.UnoActionSpace`` indexes them; out-of-turn actions (jump-ins,
+colour), indexed as ``ddz.uno.ActionSpace`` indexes them; out-of-turn actions (jump-ins,
 UNO calls, catches) and the pass are left out. Rounds still play to their end.
 
 >>> from ddz import uno
@@ -34,6 +34,7 @@ import numpy.typing as npt
 from ddz._core import uno as _core
 from ddz.errors import check_integer, check_seed, shorten
 from ddz.simulation import ArrayResult, CoreVector
+from ddz.uno.actions import ActionSpace
 from ddz.uno.game import OBSERVATION_SIZE, Game, check_players
 from ddz.uno.rules import LOMBARDY, Rules
 
@@ -49,7 +50,7 @@ __all__ = [
 ]
 
 NUM_ACTIONS: int = _core.NUM_INDICES_
-"""The size of the action space: ``ddz.envs.UnoActionSpace.SIZE`` (77)."""
+"""The size of the action space: ``ddz.uno.ActionSpace.SIZE`` (77)."""
 
 MAX_ROUNDS: int = _core.MAX_ROUNDS_
 """The most rounds one ``VectorGame`` holds (2**22, about 3.7 GB of round states)."""
@@ -79,7 +80,7 @@ class VectorGame(CoreVector):
     dealer is the last seat, so seat 0 plays first), and each step acts for the player to
     act in every round:
 
-    * ``legal_action_mask()``: an (n x 77) bool array over ``ddz.envs.UnoActionSpace``: the
+    * ``legal_action_mask()``: an (n x 77) bool array over ``ddz.uno.ActionSpace``: the
       turn actions of the player to act (``Game.legal_actions(current)`` without UNO calls,
       catches and jump-ins, which are out-of-turn actions; no pass).
     * ``step(actions)``: one action index a round. Returns ``(rewards, done)``: rewards an
@@ -290,7 +291,7 @@ def check_vector(
 ) -> int:
     """Random play, single and batched, agree: a ``VectorGame`` of ``games`` rounds and as
     many ``uno.Game`` objects take the same random legal actions for ``steps`` steps, and at
-    every step their legal-action masks (over ``ddz.envs.UnoActionSpace``), observations,
+    every step their legal-action masks (over ``ddz.uno.ActionSpace``), observations,
     players to act, state keys, rewards and round ends must be equal. Raises AssertionError
     naming the first difference; returns the number of rounds that ran to their end
     (``ddz.testing.check_env`` for UNO).
@@ -298,10 +299,9 @@ def check_vector(
     >>> check_vector(2, games=8, steps=400, seed=1)
     3
     """
-    from ddz.envs import UnoActionSpace  # ddz.envs imports ddz.uno
 
     vector = VectorGame(games, players=players, rules=rules, seed=seed, reward=reward)
-    space = UnoActionSpace(players)
+    space = ActionSpace(players)
     singles = [Game(players, seed=vector.deal_seed(i), rules=rules) for i in range(games)]
     finished = 0
     for step in range(steps):

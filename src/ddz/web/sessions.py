@@ -28,11 +28,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import ddz
+import ddz.records
 import ddz.svg
 from ddz import render, uno
 from ddz.agents import AGENTS, choose, make_agent
 from ddz.errors import IllegalMoveError, shorten
 from ddz.rules import PRESETS
+from ddz.uno import records as uno_records
 from ddz.uno import render as uno_render
 from ddz.uno import svg as uno_svg
 from ddz.uno.agents import AGENTS as UNO_AGENTS
@@ -132,7 +134,8 @@ class DouDizhuGame(Session):
         self.agents = {p: make_agent(n, self.seed + p) for p, n in zip(others, names, strict=True)}
         self.names = {p: n for p, n in zip(others, names, strict=True)}
         self.game = ddz.Game(self.rules, seed=self.seed)
-        self.log: list[str] = [f"seed {self.seed}; seat {self.game.first_player} bids first"]
+        self.intro = f"seed {self.seed}; seat {self.game.first_player} bids first"
+        self.log: list[str] = []  # one line an action of this deal: line n is ply n
         self._advance()
 
     def _advance(self) -> None:
@@ -141,7 +144,11 @@ class DouDizhuGame(Session):
             game = self.game
             if game.is_void:
                 self.game = game.redeal()
-                self.log.append(f"everyone passed: redealt (seed {self.game.seed})")
+                self.intro = (
+                    f"seed {game.seed}: everyone passed, redealt with seed {self.game.seed}; "
+                    f"seat {self.game.first_player} bids first"
+                )
+                self.log = []
                 continue
             seat = game.current_player
             if seat is None or seat == self.seat:
@@ -204,7 +211,7 @@ class DouDizhuGame(Session):
             "legal": legal,
             "svg": ddz.svg.table(seen),
             "text": render.text(seen),
-            "log": self.log[-60:],
+            **_log(self.intro, self.log),
             "over": game.is_over,
             "result": seen.result,
             "hint": "bid or pass with the buttons below"
@@ -237,7 +244,8 @@ class UnoGame(Session):
         }
         self.names = {p: n for p, n in zip(others, names, strict=True)}
         self.game = uno.Game(players, seed=self.seed)
-        self.log: list[str] = [f"seed {self.seed}; the first card is {self.game.top}"]
+        self.intro = f"seed {self.seed}; the first card is {self.game.top}"
+        self.log: list[str] = []  # one line an action: line n is ply n
         self._advance(None, answered=False)
 
     def _mine(self) -> list[uno.Action]:
@@ -264,9 +272,9 @@ class UnoGame(Session):
                 taken = game.resolve(intents)
             except IllegalMoveError as error:
                 raise RequestError(str(error)) from None
-            for action in taken:
+            for action, told in zip(taken, uno_render.narrate(game, last=len(taken)), strict=True):
                 who = "you" if action.player == self.seat else self.names[action.player]
-                self.log.append(f"player {action.player} ({who}): {action.text}")
+                self.log.append(f"player {action.player} ({who}): {told.split(': ', 1)[1]}")
             mine, answered = None, False
         raise RequestError("the agents did not finish their turns")  # pragma: no cover
 
@@ -329,11 +337,18 @@ class UnoGame(Session):
             "may_pass": bool(mine) and game.current_player != self.seat,
             "svg": uno_svg.table(game, seat=seat),
             "text": uno_render.text(game, seat=seat),
-            "log": self.log[-60:],
+            **_log(self.intro, self.log),
             "over": game.is_over,
             "result": _uno_result(game),
             "hint": "click a card to play it, or choose an action below",
         }
+
+
+def _log(intro: str, lines: list[str], shown: int = 60) -> State:
+    """The log's part of a state: the intro line, the last ``shown`` actions and the number
+    of the first (the page numbers them as plies)."""
+    tail = lines[-shown:]
+    return {"intro": intro, "log": tail, "log_start": len(lines) - len(tail) + 1}
 
 
 def _uno_result(game: uno.Game) -> str | None:
@@ -347,8 +362,10 @@ def _uno_result(game: uno.Game) -> str | None:
 # --- replays --------------------------------------------------------------------------------
 
 
-def read_record(text: str) -> ddz.Game | uno.Game:
-    """A finished or unfinished game from a record: Dou Dizhu JSON (``ddz-game/1``) or text
+def read_record(text: str) -> tuple[ddz.Game | uno.Game, int | None]:
+    """A finished or unfinished game from a record, and the seat it is seen from (None: every
+    hand). Dou Dizhu JSON (``ddz-game/1``), a seat's view of one (``ddz-view/1``, from
+    ``to_json(seat=...)``: seen from that seat, the other hands never shown) or text
     (``Game.record()``), or UNO JSON (``ddz-uno-game/1``)."""
     stripped = text.strip()
     if not stripped:
@@ -356,26 +373,39 @@ def read_record(text: str) -> ddz.Game | uno.Game:
     try:
         if stripped.startswith("{"):
             data = json.loads(stripped)
-            if isinstance(data, dict) and data.get("format") == "ddz-uno-game/1":
-                return uno.Game.from_json(stripped)
-            return ddz.Game.from_json(stripped)
-        return ddz.Game.from_record(stripped)
-    except (ValueError, KeyError, TypeError, IndexError) as error:
+            kind = data.get("format") if isinstance(data, dict) else None
+            if kind == "ddz-uno-game/1":
+                return uno.Game.from_json(stripped), None
+            if kind == ddz.records.VIEW_FORMAT:
+                return ddz.records.game_from_view(data), data["seat"]
+            if kind == uno_records.VIEW_FORMAT:
+                raise RequestError(
+                    f"this is player {shorten(data.get('seat'))}'s view of an UNO round "
+                    "(to_json(seat=...)): it holds that player's cards at the end, not the "
+                    "cards they drew on the way, so it cannot be stepped through; load the "
+                    "round's full record (game.to_json())"
+                )
+            return ddz.Game.from_json(stripped), None
+        return ddz.Game.from_record(stripped), None
+    except (ValueError, KeyError, TypeError, IndexError, RecursionError) as error:
+        if isinstance(error, RequestError):
+            raise
         detail = str(error) if isinstance(error, ValueError) else f"missing or bad {error}"
         raise RequestError(f"the record does not replay: {shorten(detail, 300)[1:-1]}") from None
 
 
 class Replay(Session):
-    """A recorded game, shown at any ply with every hand face up."""
+    """A recorded game, shown at any ply: every hand face up, or a seat's view from that
+    seat."""
 
     def __init__(self, session_id: str, body: object) -> None:
         super().__init__(session_id)
         record = _field(body, "record", str)
         if record is None:
             raise RequestError("send the record's text")
-        self.game = read_record(record)
+        self.game, self.seat = read_record(record)
         if isinstance(self.game, uno.Game):
-            self.moves = [str(action) for action in self.game.history]
+            self.moves = uno_render.narrate(self.game)
         else:
             self.moves = [f"{r.player}: {r.action}" for r in self.game.history]
 
@@ -393,11 +423,13 @@ class Replay(Session):
         if isinstance(game, uno.Game):
             svg, text, kind = uno_svg.table(game), uno_render.text(game), "uno"
         else:
-            svg, text, kind = ddz.svg.table(game), render.text(game), "doudizhu"
+            seen = render.view(game, seat=self.seat)
+            svg, text, kind = ddz.svg.table(seen), render.text(seen), "doudizhu"
         return {
             "id": self.id,
             "kind": kind,
             "replay": True,
+            "you": self.seat,
             "ply": ply,
             "plies": len(self.moves),
             "moves": self.moves,

@@ -71,7 +71,9 @@ function show(state) {
     return;
   }
   $("stepper").hidden = true;
+  $("log-intro").textContent = state.intro;
   const log = $("log");
+  log.start = state.log_start;
   log.replaceChildren(...state.log.map((line) => {
     const item = document.createElement("li");
     item.textContent = line;
@@ -170,7 +172,9 @@ function showReplay(state) {
   slider.max = String(state.plies);
   slider.value = String(state.ply);
   $("ply-label").textContent = `ply ${state.ply} of ${state.plies}`;
+  $("log-intro").textContent = "";
   const log = $("log");
+  log.start = 1;
   log.replaceChildren(...state.moves.map((move, index) => {
     const item = document.createElement("li");
     item.textContent = move;
@@ -181,8 +185,10 @@ function showReplay(state) {
   }));
   const now = log.querySelector(".now");
   if (now) now.scrollIntoView({ block: "nearest" });
-  say(state.ply === 0 ? "The deal. Step forward with > or the arrow keys." :
-    `After ${state.moves[state.ply - 1]}` + (state.over && state.ply === state.plies ? " (the end)" : ""));
+  const whose = state.you === null || state.you === undefined ? "" :
+    `Seat ${state.you}'s view (the other hands were never sent). `;
+  say(whose + (state.ply === 0 ? "The deal. Step forward with > or the arrow keys." :
+    `After ${state.moves[state.ply - 1]}` + (state.over && state.ply === state.plies ? " (the end)" : "")));
 }
 
 function goTo(ply) {

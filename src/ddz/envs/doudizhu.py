@@ -1,0 +1,121 @@
+"""The Dou Dizhu games as an :class:`~ddz.envs.base.Adapter`: observations and legal
+actions straight from the core (``Game.observation_vector``, ``Game.legal_indices``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ddz import agents, render
+from ddz.actions import ActionSpace, action_space
+from ddz.envs.base import Adapter, IllegalAction, Vector
+from ddz.game import HISTORY, HISTORY_ENTRY_LAYOUT, Game, observation_layout
+from ddz.rules import CLASSIC, TWO_PLAYER, UNO_LANDLORD, Rules
+
+__all__ = ["PRESETS", "DouDizhuAdapter", "observation_bounds"]
+
+PRESETS = {"classic": CLASSIC, "two-player": TWO_PLAYER, "uno-landlord": UNO_LANDLORD}
+"""The Dou Dizhu games by name."""
+
+
+def observation_bounds(rules: Rules, history: int) -> tuple[Vector, Vector]:
+    """The lowest and highest value of every entry of ``observation_layout(history)``."""
+    most = max(max(rules.deck.counts(actions=True)), 1)
+    highs = {
+        "hand": most,
+        "played": most,
+        "card_counts": rules.hand_size + rules.kitty_size,
+        "kitty": most,
+        "table": most,
+        "multiplier": 127,  # log2 of the multiplier: an int8 holds it
+        "bombs": 127,
+    }
+    entry = [most] * HISTORY_ENTRY_LAYOUT[0][1] + [1] * HISTORY_ENTRY_LAYOUT[1][1]
+    low: list[int] = []
+    high: list[int] = []
+    for field, width in observation_layout(history):
+        low += [-1 if field == "direction" else 0] * width
+        high += entry * history if field == "history" else [highs.get(field, 1)] * width
+    return np.array(low, dtype=np.int8), np.array(high, dtype=np.int8)
+
+
+class DouDizhuAdapter(Adapter):
+    """Dou Dizhu under ``rules``: seats take turns, actions index ``ddz.ActionSpace(rules)``;
+    the observation is ``Game.observation_vector(seat, history=history)``.
+
+    >>> import ddz
+    >>> adapter = DouDizhuAdapter(ddz.TWO_PLAYER)
+    >>> adapter.reset(seed=3)
+    >>> adapter.name, adapter.num_players, adapter.game.seed, adapter.observation(0).shape
+    ('two-player', 2, 3, (441,))
+    """
+
+    game: Game
+
+    def __init__(
+        self,
+        rules: Rules = CLASSIC,
+        *,
+        history: int = HISTORY,
+        illegal_action: IllegalAction = "raise",
+        illegal_reward: float = -1.0,
+        max_steps: int | None = None,
+    ) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"the Dou Dizhu games take a ddz.Rules, not {rules!r}")
+        super().__init__(
+            illegal_action=illegal_action, illegal_reward=illegal_reward, max_steps=max_steps
+        )
+        self.rules = rules
+        self.history = history
+        self.name = next((name for name, preset in PRESETS.items() if preset == rules), "custom")
+        self.space: ActionSpace = action_space(rules)
+        self.num_players = rules.players
+        self.num_actions = self.space.size
+        self.observation_low, self.observation_high = observation_bounds(rules, history)
+        self.game = Game(rules, seed=0)
+        self._codes = self.space.codes
+        self._cached_mask: Vector | None = None
+
+    def _deal(self, seed: int) -> None:
+        self.game = Game(self.rules, seed=seed)
+        self._cached_mask = None
+
+    def _to_act(self) -> int | None:
+        return self.game.current_player
+
+    def _game_over(self) -> bool:
+        return self.game.is_over
+
+    def _final_rewards(self) -> list[float]:
+        return [float(payoff) for payoff in self.game.payoffs()]
+
+    def _mask(self, seat: int) -> Vector:
+        if self._cached_mask is None:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask[self.game.legal_indices()] = 1
+            self._cached_mask = mask
+        return self._cached_mask
+
+    def _apply(self, seat: int, index: int) -> None:
+        self.game.push_code(int(self._codes[index]))
+        self._cached_mask = None
+
+    def observation(self, seat: int) -> Vector:
+        return self.game.observation_vector(seat, history=self.history)
+
+    def action_text(self, index: int, seat: int | None = None) -> str:
+        return str(self.space.action(index))
+
+    def make_agent(self, name: str, seed: int | None = None) -> Any:
+        return agents.make_agent(name, seed)
+
+    def agent_action(self, agent: Any, seat: int) -> int:
+        return self.space.index(agents.choose(agent, self.game))
+
+    def render(self) -> str:
+        lines = [f"{self.name}: " + render.text(self.game)]
+        if self.forfeit is not None:
+            lines.append(f"forfeit seat {self.forfeit} played an illegal action")
+        return "\n".join(lines)
