@@ -500,7 +500,11 @@ def _footer(seen: TableView, top: int) -> str:
             group, _ = _move_group(seen.table, x, top + 28, scale=0.7)
             parts.append(group)
     elif seen.phase == "bidding":
-        parts.append(text(x, top + 20, "bidding", size=13, fill="#e0f2f1", weight="bold"))
+        bids = [record for record in seen.trick if str(record.action) != "pass"]
+        standing = f"{bids[-1].action} by seat {bids[-1].player}" if bids else "nobody has bid"
+        parts.append(
+            text(x, top + 20, f"bidding: {standing}", size=13, fill="#e0f2f1", weight="bold")
+        )
     if seen.direction < 0:
         parts.append(
             text(

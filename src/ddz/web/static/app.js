@@ -61,6 +61,7 @@ function ownText(action) {
 
 function show(state) {
   current = state;
+  $("main").hidden = false; // nothing to show before the first game or replay
   // a count of the states shown: lets a test (or anyone) wait for the next one
   document.body.dataset.shown = String(Number(document.body.dataset.shown || 0) + 1);
   $("table").innerHTML = state.svg;
