@@ -11,6 +11,7 @@ import pickle
 import random
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -356,3 +357,68 @@ def play_match(seed: int) -> str:
 def test_separate_uno_matches_in_threads_equal_single_threaded() -> None:
     expected = [play_match(seed) for seed in range(THREADS)]
     assert run_threads(play_match) == expected
+
+
+def solvable_position() -> ddz.Game:
+    game = ddz.Game(seed=4)
+    while game.phase != "play":
+        game.push(game.legal_actions()[-1])
+    for _ in range(6):
+        game.push(game.legal_actions()[-1])
+    return game
+
+
+def test_one_solver_shared_by_threads_gives_the_single_threaded_verdict() -> None:
+    """Two solves on one Solver shared its searcher (move stack, node counter): a solve
+    stopped at a node limit it never reached (value None) and counted another's nodes."""
+    game = solvable_position()
+    alone = ddz.solve(game, node_limit=200_000, line=False, memory_mb=8)
+    assert alone.value is not None
+    solver = ddz.Solver(game.rules, memory_mb=8)
+
+    def work(i: int) -> list[tuple[int | None, int]]:
+        verdicts = []
+        for _ in range(3):
+            solver.clear()
+            result = solver.solve(game, node_limit=200_000, line=False)
+            verdicts.append((result.value, result.nodes))
+        return verdicts
+
+    for verdicts in run_threads(work):
+        # a thread's clear may come between another's clear and solve: the table then
+        # answers at once, so only the verdict is fixed, never a stop short of the limit
+        for value, nodes in verdicts:  # type: ignore[attr-defined]
+            assert value == alone.value and nodes <= alone.nodes
+
+
+def test_the_raw_solver_refuses_a_second_solve_on_a_busy_searcher() -> None:
+    game = ddz.Game(seed=4)  # the first position of play: far more than 0.5 s to solve
+    while game.phase != "play":
+        game.push(game.legal_actions()[-1])
+    solver = ddz.Solver(game.rules, memory_mb=8)
+    fields = ddz._core.solver.state_position(game.state_bytes())
+    hands, table, table_player, current, landlord = fields[:5]
+    core = solver._core
+    seen: list[str] = []
+    started = threading.Event()
+
+    def long_solve() -> None:
+        started.set()
+        core.solve(hands, table, table_player, current, landlord, node_limit=0, time_limit=0.5)
+
+    thread = threading.Thread(target=long_solve)
+    solver.clear()
+    thread.start()
+    started.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and len(seen) < 2:
+        try:
+            core.solve(hands, table, table_player, current, landlord, node_limit=10)
+        except RuntimeError as error:
+            seen.append(str(error))
+        try:
+            core.clear()
+        except RuntimeError as error:
+            seen.append(str(error))
+    thread.join()
+    assert any("in use by another thread" in message for message in seen)

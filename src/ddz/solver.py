@@ -22,6 +22,7 @@ import threading
 import time
 
 from ddz._core import solver as _core
+from ddz.errors import check_integer, shorten
 from ddz.game import Game
 from ddz.moves import Move
 from ddz.rules import Rules
@@ -79,16 +80,18 @@ class Solver:
 
     ``memory_mb`` bounds the table (default 256 MB, allocated lazily by the system);
     ``threads`` > 1 searches the root on that many threads sharing the table (lazy SMP).
+    Calls from several threads on one solver are serialised (its searchers and their move
+    stacks are its own scratch); give each thread its own solver to search in parallel.
     """
 
     def __init__(self, rules: Rules, *, memory_mb: int = 256, threads: int = 1) -> None:
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a ddz.Rules, not {type(rules).__name__}")
-        for name, value in (("memory_mb", memory_mb), ("threads", threads)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        memory_mb = check_integer(memory_mb, "memory_mb", 1, 1 << 16)
+        threads = check_integer(threads, "threads", 1, 64)
         self.rules = rules
         self._core = _core.SolverCore(rules, memory_mb, threads)
+        self._lock = threading.RLock()
 
     @property
     def threads(self) -> int:
@@ -101,7 +104,8 @@ class Solver:
 
     def clear(self) -> None:
         """Forget every stored value."""
-        self._core.clear()
+        with self._lock:
+            self._core.clear()
 
     def solve(
         self,
@@ -114,6 +118,17 @@ class Solver:
     ) -> SolveResult:
         """Solve the position of ``game`` (play phase, not over) for the side to act; see
         :func:`solve`."""
+        with self._lock:
+            return self._solve(game, time_limit, node_limit, score, line)
+
+    def _solve(
+        self,
+        game: Game,
+        time_limit: float | None,
+        node_limit: int | None,
+        score: bool,
+        line: bool,
+    ) -> SolveResult:
         position, base = self._position(game)
         limits = _limits(time_limit, node_limit)
         start = time.perf_counter()
@@ -146,6 +161,12 @@ class Solver:
     ) -> list[MoveValue]:
         """Every legal move of the side to act with its value for that side (each move
         searched within the limits); in the order ``game.legal_actions()`` gives."""
+        with self._lock:
+            return self._analyse(game, time_limit, node_limit, score)
+
+    def _analyse(
+        self, game: Game, time_limit: float | None, node_limit: int | None, score: bool
+    ) -> list[MoveValue]:
         self._position(game)
         limits = _limits(time_limit, node_limit)
         seat = game.current_player
@@ -253,11 +274,11 @@ def _side(game: Game, seat: int | None) -> int:
 
 def _limits(time_limit: float | None, node_limit: int | None) -> tuple[float, int]:
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
-    if node_limit is not None and (
-        isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit <= 0
-    ):
-        raise ValueError(f"node_limit must be a positive int, not {node_limit!r}")
+        raise ValueError(
+            f"time_limit must be a positive number of seconds, not {shorten(time_limit)}"
+        )
+    if node_limit is not None:
+        node_limit = check_integer(node_limit, "node_limit", 1, (1 << 64) - 1)
     return float(time_limit or 0.0), int(node_limit or 0)
 
 

@@ -86,6 +86,7 @@ ctypedef struct Searcher:
     int score_mode
     int spring              # the rules count a spring
     int noise               # lazy SMP: this thread's ordering perturbation (0: none)
+    int busy                # a solve is using this searcher (set and tested under the GIL)
 
 
 cdef inline double now() noexcept nogil:
@@ -459,7 +460,8 @@ cdef class SolverCore:
     def clear(self):
         """Forget every stored value (the table's memory stays): a new age, so that old
         entries no longer match and are the first to be overwritten; a real wipe every
-        65,536 clears, when the age comes round."""
+        65,536 clears, when the age comes round. Refused while a solve runs."""
+        self.check_idle()
         self.tt.age = (self.tt.age + 1) & 0xFFFF
         self.tt.active_mask = min(self.tt.bucket_mask + 1, 1 << 12) - 1
         self.tt.stores = 0
@@ -475,9 +477,6 @@ cdef class SolverCore:
         searcher (0..threads-1; the others are for lazy SMP helpers run by the caller)."""
         cdef Pos pos
         cdef Searcher* S
-        cdef int value, seat
-        cdef uint64_t data, best = 0
-        cdef bint found
         self.check_position(hands, table, table_player, current, landlord, direction, let,
                             &pos)
         pos.landlord_plays = min(max(landlord_plays, 0), 2)
@@ -487,6 +486,27 @@ cdef class SolverCore:
         if time_limit < 0:
             raise ValueError("time_limit must be >= 0")
         S = self.searchers[thread]
+        if S.busy:  # two threads in one searcher would share its move stack and counters
+            raise RuntimeError(f"searcher {thread} is in use by another thread's solve")
+        S.busy = 1
+        try:
+            return self.run(S, &pos, score_mode, time_limit, node_limit, thread)
+        finally:
+            S.busy = 0
+
+    def check_idle(self):
+        """RuntimeError if a solve is running on any of the searchers."""
+        cdef int i
+        for i in range(self.nthreads):
+            if self.searchers[i].busy:
+                raise RuntimeError("the solver is in use by another thread's solve")
+
+    cdef object run(self, Searcher* S, Pos* p, bint score_mode, double time_limit,
+                    uint64_t node_limit, int thread):
+        cdef Pos pos = p[0]
+        cdef int value
+        cdef uint64_t best = 0
+        cdef bint found
         S.rs = self.rs
         S.tt = &self.tt
         S.top = 0
