@@ -165,6 +165,20 @@ def test_play_a_classic_game_with_an_illegal_click(browser: Any, site: str) -> N
     assert browser.find_elements(
         By.CSS_SELECTOR, '#table g.card[data-seat="1"]'
     ) or "seat 1" in message(browser)
+    # The finished game offers its record: saved as a file, or replayed at once.
+    save = browser.find_element(By.ID, "save-record")
+    assert save.get_attribute("href").startswith("blob:")
+    assert save.get_attribute("download") == "ddz-classic-seed-4.json"
+    plies = len(browser.find_elements(By.CSS_SELECTOR, "#log li"))
+    browser.find_element(By.ID, "replay-this").click()
+    last = f"ply {plies} of {plies}"
+    wait_for(browser, lambda d: d.find_element(By.ID, "ply-label").text == last)
+    assert not browser.find_element(By.ID, "finished").is_displayed()
+    browser.find_element(By.ID, "first").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "ply-label").text == f"ply 0 of {plies}")
+    faces = browser.find_elements(By.CSS_SELECTOR, '#table g.card[data-seat="0"]')
+    assert "".join(face.get_attribute("data-card") for face in faces) == "3344567889999TJJD"
+    snap(browser, "5b-replay-this")
 
 
 def test_uno_cards_and_colours(browser: Any, site: str) -> None:

@@ -3,9 +3,9 @@
 Plain strings, no dependencies: every function returns a complete ``<svg>`` document
 (``width``, ``height`` and a ``viewBox``), the same bytes for the same input, with its text
 escaped. Notebooks show them through ``_repr_svg_`` on :class:`ddz.Cards`,
-:class:`ddz.Move`, :class:`ddz.Game` and :class:`ddz.Observation`. The symbols are drawn
-as shapes (the jokers' stars, Skip's barred circle, Reverse's arrows), so they look the same
-whatever fonts a browser has. UNO's pictures are :mod:`ddz.uno.svg`.
+:class:`ddz.Move`, :class:`ddz.Bid`, :class:`ddz.Game` and :class:`ddz.Observation`. The
+symbols are drawn as shapes (the jokers' stars, Skip's barred circle, Reverse's arrows), so
+they look the same whatever fonts a browser has. UNO's pictures are :mod:`ddz.uno.svg`.
 
 Each card is a ``<g class="card">`` with ``data-card`` (its symbol) and, on the table,
 ``data-seat``: a page can find and click them (``python -m ddz serve`` does).
@@ -29,7 +29,7 @@ from ddz.game import ActionRecord, Bid, Game, Observation
 from ddz.moves import Move
 from ddz.render import TableView, role, view
 
-__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "card", "hand", "move", "table"]
+__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "bid", "card", "hand", "move", "table"]
 
 CARD_WIDTH = 50
 CARD_HEIGHT = 72
@@ -345,6 +345,21 @@ def move(played: Move | str) -> str:
     chosen = played if isinstance(played, Move) else Move.parse(played)
     group, width = _move_group(chosen, 2, 2)
     return document(int(width) + 4, CARD_HEIGHT + 4, [group], label=str(chosen))
+
+
+def bid(action: Bid | str) -> str:
+    """A bidding action (``bid 3``, ``call``, ``grab``, ``pass``) as an SVG document: a label,
+    as the table shows bids.
+
+    >>> import xml.etree.ElementTree as ET
+    >>> picture = ET.fromstring(bid("bid 3"))
+    >>> picture.get("width"), "".join(picture.itertext())
+    ('53', 'bid 3bid 3')
+    """
+    chosen = action if isinstance(action, Bid) else Bid.parse(action)
+    words = str(chosen)
+    label = pill(2, 12, words, fill="#546e7a")
+    return document(int(pill_width(words)) + 4, 24, [label], label=words)
 
 
 # --- the table ------------------------------------------------------------------------------

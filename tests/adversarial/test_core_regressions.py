@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz import IllegalMoveError
+from ddz import IllegalMoveError, uno
 from ddz._core import game as core_game
 from ddz._core import vector as core_vector
 from tests.adversarial.conftest import IsolatedRunner
@@ -415,3 +415,52 @@ def test_finished_games_refuse_everything_without_changing(isolated: IsolatedRun
     assert game.state_bytes() == before
     assert core_game.PHASES[2] == game.phase
     assert core_vector.MAX_GAMES == 2**24
+
+
+SEEDED: dict[str, object] = {
+    "Game": lambda seed: ddz.Game(seed=seed),
+    "simulate": lambda seed: ddz.simulate(2, seed=seed),
+    "VectorGame": lambda seed: ddz.VectorGame(2, seed=seed),
+    "sample_worlds": lambda seed: ddz.sample_worlds(ddz.Game(seed=1), 0, 2, seed=seed),
+    "uno.Game": lambda seed: uno.Game(3, seed=seed),
+    "uno.Match": lambda seed: uno.Match(3, seed=seed),
+    "uno.VectorGame": lambda seed: uno.VectorGame(2, seed=seed),
+    "uno.simulate_rounds": lambda seed: uno.simulate_rounds(2, seed=seed),
+    "uno.Game.playout": lambda seed: uno.Game(3, seed=1).playout(seed),
+}
+
+
+@pytest.mark.parametrize("entry", sorted(SEEDED))
+def test_every_entry_point_checks_seeds_the_same_way(entry: str) -> None:
+    """Seeds were checked differently at each entry point. Now each takes 0 .. 2**64 - 1
+    (numpy integers too) and refuses the rest the same way, naming the seed."""
+    make = SEEDED[entry]
+    for seed in (0, 2**64 - 1, np.uint64(2**64 - 1), np.int8(3)):
+        make(seed)  # type: ignore[operator]
+    for seed in (-1, 2**64, -(2**70)):
+        with pytest.raises(ValueError, match=r"seed must lie in 0 \.\. 18446744073709551615"):
+            make(seed)  # type: ignore[operator]
+    for seed in (1.5, "3", True, np.float64(2.0), b"1"):
+        with pytest.raises(TypeError, match="seed"):
+            make(seed)  # type: ignore[operator]
+
+
+def test_vector_environment_deep_copies_and_pickles() -> None:
+    """The batched Gymnasium environment copies (deepcopy, pickle) to an independent
+    environment in the same state; copy.copy is shallow, as for any Gymnasium env."""
+    pytest.importorskip("gymnasium")
+    from ddz.envs.vector import DouDizhuVectorEnv
+
+    env = DouDizhuVectorEnv(4, seed=1)
+    env.reset(seed=1)
+    env.step(env.games.sample_legal())
+    for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert twin.games is not env.games
+        assert twin.games.state_bytes() == env.games.state_bytes()
+        actions = env.games.copy().sample_legal()
+        before = env.games.state_bytes()
+        stepped = twin.step(actions)
+        assert env.games.state_bytes() == before
+        reference = copy.deepcopy(env).step(actions)
+        for ours, theirs in zip(stepped[:4], reference[:4], strict=True):
+            assert np.array_equal(ours, theirs)
