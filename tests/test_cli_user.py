@@ -69,6 +69,8 @@ def test_uno_help_from_the_shell() -> None:
         ["simulate", "--seed", str(2**64)],
         ["simulate", "--games", str(10**15)],  # was a MemoryError traceback
         ["bench", "--positions", str(10**9)],
+        ["bench", "--repeats", str(10**11)],  # ran for ever
+        ["moves", "33kd"],  # 'd' a suit or the big joker
         ["moves", "3", "--last", "4444XD"],
         ["simulate", "--agents", "nobody"],
         ["bench", "--positions", "-1"],

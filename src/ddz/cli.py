@@ -487,7 +487,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=2000,
         help="random hands to time (default 2000)",
     )
-    bench.add_argument("--repeats", type=integer(1), default=5, help="runs to time (default 5)")
+    bench.add_argument(
+        "--repeats", type=integer(1, 1000), default=5, help="runs to time, at most 1000 (default 5)"
+    )
     bench.add_argument("--seed", type=SEED, default=1, help="the hands' seed (default 1)")
     bench.add_argument(
         "--games", type=integer(0), default=1000, help="random games to time (0: none; 1000)"
