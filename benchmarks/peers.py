@@ -68,7 +68,8 @@ TARGETS: dict[str, tuple[float, float]] = {
     "batch": (20.0, 20.0),
 }
 
-# PEERS.md's OpenSpiel figures, the baseline when OpenSpiel cannot be imported here.
+# OpenSpiel's figures measured on another machine (leads and answer sets per second), the
+# baseline when OpenSpiel cannot be imported here.
 REFERENCE_OPENSPIEL = {"leads": 135_000.0, "answers": 2_470_000.0}
 
 Cards = tuple[int, ...]

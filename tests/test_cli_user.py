@@ -67,6 +67,11 @@ def test_uno_help_from_the_shell() -> None:
         ["simulate", "--games", "ten"],
         ["simulate", "--threads", "0"],
         ["simulate", "--seed", str(2**64)],
+        ["simulate", "--games", str(10**15)],  # was a MemoryError traceback
+        ["bench", "--positions", str(10**9)],
+        ["bench", "--repeats", str(10**11)],  # ran for ever
+        ["moves", "33kd"],  # 'd' a suit or the big joker
+        ["moves", "3", "--last", "4444XD"],
         ["simulate", "--agents", "nobody"],
         ["bench", "--positions", "-1"],
         ["bench", "--repeats", "0"],
@@ -102,6 +107,13 @@ def test_bad_arguments_get_one_line(argv: list[str], capsys: pytest.CaptureFixtu
     assert len(lines) == 1 and "error" in lines[0], captured.err
     assert len(lines[0]) < 300, lines[0]
     assert "Traceback" not in captured.err + captured.out
+
+
+def test_an_unreadable_last_move_is_named_in_card_notation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["moves", "3", "--last", "4444XD"]) == 2
+    assert capsys.readouterr().err == "error: 4444XD is not a move under these rules\n"
 
 
 def test_bad_arguments_from_the_shell() -> None:
@@ -177,6 +189,7 @@ def interrupt(args: list[str], ready: str, *, answer: str | None = None) -> tupl
     try:
         while ready.encode() not in output:
             assert time.monotonic() < deadline, output.decode(errors="replace")
+            assert process.poll() is None, "it ended early:\n" + output.decode(errors="replace")
             output += _read(controller)
         if answer is not None:
             os.write(controller, answer.encode() + b"\n")
@@ -218,7 +231,7 @@ CTRL_C_CASES: list[tuple[list[str], str, Any]] = [
     (["play", "--seed", "3"], "your move>", None),
     (["play", "--seed", "3"], "your move>", "?"),
     (["uno", "play", "--seed", "5", "--players", "3"], "your move:", None),
-    (["simulate", "--games", "600000000", "--threads", "1"], "deals/s", None),
+    (["simulate", "--games", "100000000", "--threads", "1"], "deals/s", None),
     (["simulate", "--games", "6000000", "--engine", "python"], "deals/s", None),
     (["bench", "--positions", "30000"], "random hands", None),
     (["perft", "--depth", "12"], "perft:", None),

@@ -75,6 +75,7 @@ UPWARD = {
     ("ddz.cli", "ddz.uno.cli"): "`ddz uno` loads ddz.uno.cli (built on ddz.cli) when asked for",
     ("ddz.position", "ddz.game"): "Position.game() starts a Game at the position",
     ("ddz.uno.cards", "ddz.uno.svg"): "Card._repr_svg_ draws with ddz.uno.svg",
+    ("ddz.uno.actions", "ddz.uno.svg"): "Action._repr_svg_ draws with ddz.uno.svg",
     ("ddz.uno.game", "ddz.uno.render"): "str(game) is ddz.uno.render's table",
     ("ddz.uno.game", "ddz.uno.svg"): "Game._repr_svg_ draws with ddz.uno.svg",
     ("ddz.uno.game", "ddz.uno.records"): "Game/Observation records are ddz.uno.records'",

@@ -109,6 +109,19 @@ def test_a_finished_and_a_void_game() -> None:
     while not void.is_over:
         void.step("pass")
     assert "result  void deal: everyone passed" in str(void)
+    assert "result  void deal: everyone passed" in str(void.observation(1))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_finished_games_observation_says_who_won(variant: str) -> None:
+    game = played(PRESETS[variant], 11, 1000)
+    while game.is_void:
+        game = played(PRESETS[variant], game.seed + 1, 1000)
+    side = "landlord wins" if game.winner == game.landlord else "farmers win"
+    for seat in range(game.rules.players):
+        seen = str(game.observation(seat))
+        assert f"result  {side} (seat {game.winner} out)" in seen, seen
+        assert str(game).splitlines()[-1].startswith(f"result  {side} (seat {game.winner} out)")
 
 
 def test_uno_tables() -> None:

@@ -80,6 +80,23 @@ def test_repr_svg_on_the_objects() -> None:
         assert cards_of(parse(value._repr_svg_()))  # type: ignore[attr-defined]
 
 
+def test_actions_are_drawn() -> None:
+    """A bid and an UNO action show in a notebook too: a label, or the card played."""
+    for text in ["pass", "bid 2", "call", "grab"]:
+        root = parse(ddz.Bid.parse(text)._repr_svg_())
+        assert "".join(root.itertext()) == text + text and not cards_of(root)  # title, label
+    wild = parse(uno.Action.parse("1: play W+4 blue")._repr_svg_())
+    assert cards_of(wild) == ["W+4"]
+    assert uno_svg.COLOUR_FILLS["blue"] in ET.tostring(wild, encoding="unicode")
+    assert "player 1" in "".join(wild.itertext())
+    plain = parse(uno_svg.action("0: play R7"))
+    assert cards_of(plain) == ["R7"] and int(plain.get("width", 0)) < int(wild.get("width", 0))
+    for text in ["2: draw", "0: uno", "3: catch 1", "1: keep"]:
+        root = parse(uno.Action.parse(text)._repr_svg_())
+        assert not cards_of(root) and text.split(": ")[1] in "".join(root.itertext())
+        assert root.get("height") == "24"  # one line, no room kept for a card
+
+
 @pytest.mark.parametrize("variant", ["classic", "two-player", "uno-landlord"])
 def test_the_table_shows_what_the_viewer_may_see(variant: str) -> None:
     rules = PRESETS[variant]

@@ -7,16 +7,18 @@ Every result is checked against a single-threaded run of the same work."""
 from __future__ import annotations
 
 import contextlib
+import pickle
 import random
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
 
 import ddz
-from ddz import IllegalMoveError, batch
+from ddz import IllegalMoveError, batch, uno
 
 THREADS = 4
 
@@ -245,3 +247,178 @@ def test_batch_and_legal_moves_in_threads_equal_single_threaded() -> None:
 
     for i, (codes, found) in enumerate(run_threads(work)):  # type: ignore[misc]
         assert codes == expected[i % 2] and found == counts[i % 2]
+
+
+class _CoreThatLetsAnotherThreadIn:
+    """A VectorGame core whose first legal_indices call, once its run is written, lets a
+    second thread step the vector and read its legal indices (waiting for it at most 0.3 s)
+    before returning: the worst moment for the Python layer's scratch buffer."""
+
+    def __init__(self, games: ddz.VectorGame, actions: np.ndarray) -> None:
+        self.real = games._core
+        self.games = games
+        self.actions = actions
+        self.armed = True
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.real, name)
+
+    def legal_indices(self, out: np.ndarray, offsets: np.ndarray) -> int:
+        total: int = self.real.legal_indices(out, offsets)
+        if self.armed:
+            self.armed = False
+
+            def other() -> None:
+                self.games.step(self.actions)
+                self.games.legal_indices()
+                self.games.legal_action_mask(copy=False)
+
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join(0.3)  # with the scratch lock held, `other` waits for this call
+            self.thread = thread
+        return total
+
+
+@pytest.mark.parametrize("read", ["legal_indices", "own mask"])
+def test_vector_game_scratch_is_one_callers_at_a_time(read: str) -> None:
+    """ddz.VectorGame keeps a scratch buffer for legal_indices and its own mask: a second
+    thread refilling it between a call's fill and its copy gave that call another state's
+    indices under its own offsets, and a clear meeting another's marks left the own mask
+    wrong for good."""
+    games = ddz.VectorGame(8, seed=5)
+    reference = games.copy()
+    before_indices, before_offsets = reference.legal_indices()
+    before_mask = reference.legal_action_mask()
+    actions = reference.sample_legal()
+    reference.step(actions)
+    core = _CoreThatLetsAnotherThreadIn(games, actions)
+    games._core = core
+    if read == "legal_indices":
+        indices, offsets = games.legal_indices()
+        assert np.array_equal(indices, before_indices)
+        assert np.array_equal(offsets, before_offsets)
+    else:
+        assert np.array_equal(games.legal_action_mask(copy=False), before_mask)
+    core.thread.join()
+    games._core = core.real
+    assert games.state_bytes() == reference.state_bytes()
+    assert np.array_equal(games.legal_action_mask(copy=False), reference.legal_action_mask())
+    after_indices, after_offsets = reference.legal_indices()
+    indices, offsets = games.legal_indices()
+    assert np.array_equal(indices, after_indices) and np.array_equal(offsets, after_offsets)
+
+
+def test_vector_game_step_while_another_thread_scribbles_on_the_actions() -> None:
+    """VectorGame.step checked the caller's array and read it again without the GIL: a
+    writer in between got an unchecked action applied. Now each step copies the actions
+    once into C memory: every step either refuses (nothing changes) or applies legal
+    actions, and the vector's states stay ones the core accepts (pickle checks each)."""
+    games = ddz.VectorGame(32, seed=6)
+    shared = games.sample_legal()
+    stop = threading.Event()
+
+    def scribbler() -> None:
+        rng = np.random.default_rng(1)
+        while not stop.is_set():
+            where = rng.integers(0, len(shared), 4)
+            shared[where] = rng.choice([-1, games.num_actions, 2**62, 0, 5], 4)
+
+    thread = threading.Thread(target=scribbler)
+    thread.start()
+    applied = refused = 0
+    try:
+        for _ in range(150):
+            before = games.state_bytes()
+            shared[:] = games.sample_legal()
+            try:
+                games.step(shared)
+                applied += 1
+            except ValueError:
+                refused += 1
+                assert games.state_bytes() == before
+    finally:
+        stop.set()
+        thread.join()
+    assert applied + refused == 150
+    restored = pickle.loads(pickle.dumps(games))  # every game's state checked field by field
+    assert restored.state_bytes() == games.state_bytes()
+    restored.legal_action_mask(), restored.observations()
+
+
+def play_match(seed: int) -> str:
+    match = uno.Match(3, seed=seed, rules=uno.LOMBARDY.replace(target_score=60))
+    rng = random.Random(seed)
+    while not match.is_over and match.round < 3:
+        match.step(rng.choice(match.legal_actions()))
+    return match.to_json()
+
+
+def test_separate_uno_matches_in_threads_equal_single_threaded() -> None:
+    expected = [play_match(seed) for seed in range(THREADS)]
+    assert run_threads(play_match) == expected
+
+
+def solvable_position() -> ddz.Game:
+    game = ddz.Game(seed=4)
+    while game.phase != "play":
+        game.push(game.legal_actions()[-1])
+    for _ in range(6):
+        game.push(game.legal_actions()[-1])
+    return game
+
+
+def test_one_solver_shared_by_threads_gives_the_single_threaded_verdict() -> None:
+    """Two solves on one Solver shared its searcher (move stack, node counter): a solve
+    stopped at a node limit it never reached (value None) and counted another's nodes."""
+    game = solvable_position()
+    alone = ddz.solve(game, node_limit=200_000, line=False, memory_mb=8)
+    assert alone.value is not None
+    solver = ddz.Solver(game.rules, memory_mb=8)
+
+    def work(i: int) -> list[tuple[int | None, int]]:
+        verdicts = []
+        for _ in range(3):
+            solver.clear()
+            result = solver.solve(game, node_limit=200_000, line=False)
+            verdicts.append((result.value, result.nodes))
+        return verdicts
+
+    for verdicts in run_threads(work):
+        # a thread's clear may come between another's clear and solve: the table then
+        # answers at once, so only the verdict is fixed, never a stop short of the limit
+        for value, nodes in verdicts:  # type: ignore[attr-defined]
+            assert value == alone.value and nodes <= alone.nodes
+
+
+def test_the_raw_solver_refuses_a_second_solve_on_a_busy_searcher() -> None:
+    game = ddz.Game(seed=4)  # the first position of play: far more than 0.5 s to solve
+    while game.phase != "play":
+        game.push(game.legal_actions()[-1])
+    solver = ddz.Solver(game.rules, memory_mb=8)
+    fields = ddz._core.solver.state_position(game.state_bytes())
+    hands, table, table_player, current, landlord = fields[:5]
+    core = solver._core
+    seen: list[str] = []
+    started = threading.Event()
+
+    def long_solve() -> None:
+        started.set()
+        core.solve(hands, table, table_player, current, landlord, node_limit=0, time_limit=0.5)
+
+    thread = threading.Thread(target=long_solve)
+    solver.clear()
+    thread.start()
+    started.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and len(seen) < 2:
+        try:
+            core.solve(hands, table, table_player, current, landlord, node_limit=10)
+        except RuntimeError as error:
+            seen.append(str(error))
+        try:
+            core.clear()
+        except RuntimeError as error:
+            seen.append(str(error))
+    thread.join()
+    assert any("in use by another thread" in message for message in seen)

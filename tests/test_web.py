@@ -112,6 +112,7 @@ def test_play_dou_dizhu_to_the_end(site: str, variant: str) -> None:
             assert state["turn"] == seat and state["legal"]
             assert face_up_seats(state["svg"]) <= {seat}  # no other hand reaches the page
             assert state["text"].count("hidden") == seats - 1
+            assert state["record"] is None  # the record holds every hand: only once over
             choice = rng.choice(state["legal"])
             if state["phase"] == "play" and choice != "pass" and rng.random() < 0.5:
                 body = {"cards": str(ddz.Move.parse(choice).cards)}  # as clicked
@@ -128,6 +129,11 @@ def test_play_dou_dizhu_to_the_end(site: str, variant: str) -> None:
         assert face_up_seats(state["svg"]) | {seat} == set(range(seats)) or "out" in state["svg"]
         assert ok(site, f"/api/games/{state['id']}") == state
         assert "over" in refused(site, f"/api/games/{state['id']}/act", {"action": "pass"})
+        # the finished game's record replays to the end the page showed
+        played = ddz.Game.from_json(state["record"])
+        assert played.is_over and render.text(played) == state["text"]
+        replay = ok(site, "/api/replays", {"record": state["record"]})
+        assert replay["plies"] == len(played.history) and replay["over"]
     assert clicked > 5
 
 
@@ -242,7 +248,7 @@ def test_play_uno_to_the_end(site: str) -> None:
     for _ in range(400):
         if state["over"]:
             break
-        assert state["legal"]
+        assert state["legal"] and state["record"] is None
         assert face_up_seats(state["svg"]) <= {2}
         choice = rng.choice(state["legal"] + (["none"] if state["may_pass"] else []))
         if choice.startswith("play ") and rng.random() < 0.5:
@@ -258,6 +264,9 @@ def test_play_uno_to_the_end(site: str) -> None:
         state = answer
     assert state["over"] and state["result"] and not state["legal"] and clicked > 3
     assert "over" in refused(site, act, {"action": "draw"})
+    played = uno.Game.from_json(state["record"])
+    assert played.is_over and uno_render.text(played) == state["text"]
+    assert ok(site, "/api/replays", {"record": state["record"]})["plies"] == played.ply
 
 
 def test_replays(site: str) -> None:

@@ -105,6 +105,7 @@ def click_card(browser: Any, card: Any) -> None:
 def start(browser: Any, site: str, game: str, seed: int, seat: int = 0) -> None:
     browser.get(site + "/")
     wait_for(browser, lambda d: "Choose a game" in message(d))
+    assert not browser.find_element(By.ID, "main").is_displayed()  # no empty log before a game
     Select(browser.find_element(By.ID, "game")).select_by_value(game)
     browser.find_element(By.ID, "seed").send_keys(str(seed))
     seat_box = browser.find_element(By.ID, "seat")
@@ -164,6 +165,20 @@ def test_play_a_classic_game_with_an_illegal_click(browser: Any, site: str) -> N
     assert browser.find_elements(
         By.CSS_SELECTOR, '#table g.card[data-seat="1"]'
     ) or "seat 1" in message(browser)
+    # The finished game offers its record: saved as a file, or replayed at once.
+    save = browser.find_element(By.ID, "save-record")
+    assert save.get_attribute("href").startswith("blob:")
+    assert save.get_attribute("download") == "ddz-classic-seed-4.json"
+    plies = len(browser.find_elements(By.CSS_SELECTOR, "#log li"))
+    browser.find_element(By.ID, "replay-this").click()
+    last = f"ply {plies} of {plies}"
+    wait_for(browser, lambda d: d.find_element(By.ID, "ply-label").text == last)
+    assert not browser.find_element(By.ID, "finished").is_displayed()
+    browser.find_element(By.ID, "first").click()
+    wait_for(browser, lambda d: d.find_element(By.ID, "ply-label").text == f"ply 0 of {plies}")
+    faces = browser.find_elements(By.CSS_SELECTOR, '#table g.card[data-seat="0"]')
+    assert "".join(face.get_attribute("data-card") for face in faces) == "3344567889999TJJD"
+    snap(browser, "5b-replay-this")
 
 
 def test_uno_cards_and_colours(browser: Any, site: str) -> None:
@@ -198,6 +213,26 @@ def test_uno_cards_and_colours(browser: Any, site: str) -> None:
     snap(browser, "8-uno-over")
     log = browser.find_element(By.ID, "log").text
     assert "(you): play" in log and re.search(r"\(greedy\): draw \d+ cards?", log), log
+
+
+def test_uno_wild_asks_for_its_colour(browser: Any, site: str) -> None:
+    # Seed 1: player 0 holds a Wild Draw Four and may play it at once.
+    start(browser, site, "uno", seed=1)
+    wait_for(browser, lambda d: message(d) == "Your turn.")
+    wild = next(c for c in my_cards(browser, 0) if c.get_attribute("data-card") == "W+4")
+    assert not browser.find_element(By.ID, "colours").is_displayed()
+    click_card(browser, wild)
+    wait_for(browser, lambda d: d.find_element(By.ID, "colours").is_displayed())
+    assert browser.find_element(By.ID, "wild-card").text == "W+4"
+    snap(browser, "11-uno-colour")
+    click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, '#colours [data-colour="green"]'))
+    assert "player 0 (you): play W+4 green" in browser.find_element(By.ID, "log").text
+    assert not browser.find_element(By.ID, "colours").is_displayed()
+    # The Wild Draw Four left the hand (the opponents then play until it is seat 0's turn).
+    wait_for(browser, lambda d: message(d) == "Your turn." or "Game over" in message(d))
+    log = browser.find_element(By.ID, "log").text
+    drawn = sum(int(n) for n in re.findall(r"player 0 \(you\): draw (\d+)", log))
+    assert len(my_cards(browser, 0)) == 6 + drawn, log
 
 
 def test_replay_a_record(browser: Any, site: str) -> None:
@@ -258,10 +293,13 @@ def test_replay_a_seats_view(browser: Any, site: str) -> None:
     last = f"ply {plies} of {plies}"
     wait_for(browser, lambda d: d.find_element(By.ID, "ply-label").text == last)
     assert message(browser).startswith("Seat 1's view"), message(browser)
+    # The deal, the bidding and the first plays one step at a time, then the end: each browser
+    # step is a round trip to the server (test_web.py checks more plies without a browser).
     browser.find_element(By.ID, "first").click()
-    for ply in range(plies + 1):
+    for ply in [*range(7), plies]:
+        button = "last" if ply == plies else "forward"
         if ply:
-            browser.find_element(By.ID, "forward").click()
+            browser.find_element(By.ID, button).click()
         wait_for(
             browser,
             lambda d, ply=ply: d.find_element(By.ID, "ply-label").text.startswith(f"ply {ply} "),
@@ -279,3 +317,35 @@ def test_replay_a_seats_view(browser: Any, site: str) -> None:
     load_record(browser, site, round_.to_json(seat=0))
     wait_for(browser, lambda d: "full record" in message(d))
     assert "player 0's view" in message(browser)
+
+
+def test_the_controls_stay_in_view(browser: Any, site: str) -> None:
+    """Ten UNO players make a table taller than the window: the message and the action
+    buttons stay on screen (sticky); a narrow window scrolls only down, never sideways."""
+    browser.get(site + "/")
+    wait_for(browser, lambda d: "Choose a game" in message(d))
+    Select(browser.find_element(By.ID, "game")).select_by_value("uno")
+    players = browser.find_element(By.ID, "players")
+    players.clear()
+    players.send_keys("10")
+    browser.find_element(By.ID, "seed").send_keys("7")
+    browser.find_element(By.ID, "new-game").click()
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button"))
+    in_view = """
+        const box = arguments[0].getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+    """
+    table = browser.find_element(By.ID, "table")
+    assert table.size["height"] > browser.execute_script("return window.innerHeight")
+    browser.execute_script("window.scrollTo(0, 400)")
+    assert browser.execute_script(in_view, browser.find_element(By.ID, "message"))
+    assert browser.execute_script(in_view, browser.find_element(By.CSS_SELECTOR, "#actions button"))
+    browser.set_window_size(900, 900)
+    try:
+        start(browser, site, "classic", seed=4)
+        sideways = (
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert browser.execute_script(sideways) <= 0
+    finally:
+        browser.set_window_size(1280, 1000)

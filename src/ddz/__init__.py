@@ -37,6 +37,7 @@ from ddz.moves import (
 from ddz.position import Position
 from ddz.rules import CLASSIC, DOUZERO, ENDGAME, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
 from ddz.simulation import SimulationResult, VectorGame, simulate
+from ddz.solver import MoveValue, Solver, SolveResult, analyse, solve
 from ddz.worlds import Worlds, sample_worlds
 
 __version__ = "0.1.0"
@@ -65,13 +66,17 @@ __all__ = [
     "LegalMoves",
     "Move",
     "MoveType",
+    "MoveValue",
     "Observation",
     "Position",
     "RecordError",
     "Rules",
     "SimulationResult",
+    "SolveResult",
+    "Solver",
     "VectorGame",
     "Worlds",
+    "analyse",
     "beats",
     "classify",
     "is_legal",
@@ -80,5 +85,6 @@ __all__ = [
     "observation_size",
     "sample_worlds",
     "simulate",
+    "solve",
     "why_illegal",
 ]

@@ -73,9 +73,12 @@ def field(data: dict[str, Any], name: str, kind: type[T] | tuple[type, ...]) -> 
 
 
 def strings(data: dict[str, Any], name: str) -> list[str]:
-    """``data[name]`` as a list of strings."""
+    """``data[name]`` as a list of strings. A list of ``actions`` names the action at fault
+    by its number (from 1), as a replay does; another list its item (from 0)."""
     values = field(data, name, list)
     for number, value in enumerate(values):
         if not isinstance(value, str):
+            if name == "actions":
+                raise RecordError(f"{shorten(value)} is not text", ply=number + 1, field=name)
             raise RecordError(f"item {number} is {shorten(value)}, not text", field=name)
     return values

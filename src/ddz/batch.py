@@ -29,7 +29,14 @@ from ddz.cards import Cards, CardsLike
 from ddz.moves import Move, MoveLike
 from ddz.rules import CLASSIC, Rules
 
-__all__ = ["hand_masks", "legal_moves_batch", "move_codes", "moves_into", "to_moves"]
+__all__ = [
+    "code_fields",
+    "hand_masks",
+    "legal_moves_batch",
+    "move_codes",
+    "moves_into",
+    "to_moves",
+]
 
 Codes = npt.NDArray[np.uint64]
 
@@ -103,3 +110,19 @@ def legal_moves_batch(
 def to_moves(codes: Iterable[int]) -> list[Move]:
     """``Move`` objects of move codes (each checked to be a well-formed move)."""
     return [Move.from_code(int(code)) for code in codes]
+
+
+def code_fields(code: int) -> tuple[int, int, int, int]:
+    """A move code's fields (``docs/layout.md``): the cards' integer, the ``MoveType``, the
+    rank that compares (``Move.rank``: the highest of a chain; 0 is the 3) and the length.
+
+    >>> import ddz
+    >>> cards, kind, rank, length = code_fields(ddz.Move.parse("34567").code)
+    >>> ddz.Cards.from_mask(cards), ddz.MoveType(kind).name, ddz.RANKS[rank], length
+    (Cards('34567'), 'STRAIGHT', '7', 5)
+    """
+    if isinstance(code, bool) or not isinstance(code, (int, np.integer)):
+        raise TypeError(f"a move code is an integer, not {type(code).__name__}")
+    if not 0 <= int(code) < 1 << 64:
+        raise ValueError(f"a move code is an integer in 0 .. 2**64 - 1, not {int(code)}")
+    return _core.code_fields(int(code))

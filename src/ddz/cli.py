@@ -49,6 +49,11 @@ from ddz.rules import PRESETS
 INTERRUPTED = 130
 """The exit status after Ctrl-C (128 + SIGINT, what shells report)."""
 SEED_LIMIT = 1 << 64
+MAX_GAMES = 10**8
+"""The most games one ``simulate`` plays: its per-deal results are held in memory (a few
+hundred megabytes at this bound)."""
+MAX_POSITIONS = 10**6
+"""The most hands ``bench`` times (they are held as Python objects)."""
 
 
 def _moves(args: argparse.Namespace) -> int:
@@ -477,9 +482,14 @@ def build_parser() -> argparse.ArgumentParser:
     classify.add_argument("cards", help="the cards, e.g. 33334455")
     bench = commands.add_parser("bench", help="time move generation on this machine")
     bench.add_argument(
-        "--positions", type=integer(1), default=2000, help="random hands to time (default 2000)"
+        "--positions",
+        type=integer(1, MAX_POSITIONS),
+        default=2000,
+        help="random hands to time (default 2000)",
     )
-    bench.add_argument("--repeats", type=integer(1), default=5, help="runs to time (default 5)")
+    bench.add_argument(
+        "--repeats", type=integer(1, 1000), default=5, help="runs to time, at most 1000 (default 5)"
+    )
     bench.add_argument("--seed", type=SEED, default=1, help="the hands' seed (default 1)")
     bench.add_argument(
         "--games", type=integer(0), default=1000, help="random games to time (0: none; 1000)"
@@ -489,9 +499,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument(
         "--games",
-        type=integer(1),
+        type=integer(1, MAX_GAMES, bounds="1..10**8"),
         default=600,
-        help="games to play (rounded up to whole deals: each deal is played once per seating)",
+        help="games to play, at most 10**8 (rounded up to whole deals: each deal is played "
+        "once per seating)",
     )
     simulate.add_argument(
         "--agents",
@@ -603,6 +614,9 @@ def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) 
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return INTERRUPTED
+    except MemoryError:
+        print("error: not enough memory for this run; ask for fewer games", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # `python -m ddz moves ... | head`: the reader left; say nothing more.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - interpreter exit flushes stdout

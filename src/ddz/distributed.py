@@ -11,7 +11,8 @@ play. ``merge`` does the concatenating and needs only numpy:
 >>> merge(parts) == ddz.simulate(600, seed=3)
 True
 
-``simulate_distributed`` needs Ray (``pip install "ddz[distributed]"``); see docs/scaling.md.
+``simulate_distributed`` needs Ray (``pip install ".[distributed]"`` in a checkout, or
+``pip install ray``); see docs/scaling.md.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def simulate_distributed(
         import ray  # type: ignore[import-not-found, unused-ignore]
     except ImportError as error:
         raise ImportError(
-            'simulate_distributed needs Ray: pip install "ddz[distributed]"'
+            "simulate_distributed needs Ray, ddz's distributed extra: pip install ray"
         ) from error
     if n == 0:
         return simulate(0, rules=rules, seed=seed, first_game=first_game)

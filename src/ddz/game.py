@@ -126,6 +126,12 @@ class Bid:
     def __repr__(self) -> str:
         return f"Bid({self.kind!r}, {self.value})" if self.kind == "bid" else f"Bid({self.kind!r})"
 
+    def _repr_svg_(self) -> str:
+        """The bid as a label (notebooks call this; ``ddz.svg.bid``)."""
+        from ddz.svg import bid  # the picture lives in the API layer, above this module
+
+        return bid(self)
+
 
 Action: TypeAlias = "Move | Bid"
 

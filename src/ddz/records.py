@@ -252,6 +252,8 @@ def _deal_dealer(rules: Rules, seat: int, data: dict[str, Any]) -> Callable[[lis
 
     try:
         deal([Cards()] * rules.players)  # the record's own faults surface here
+    except RecordError:
+        raise  # already names its field
     except ValueError as error:
         raise RecordError(str(error), field="hands") from None
     return deal
@@ -278,10 +280,23 @@ def _position_dealer(
         raise RecordError("start.card_counts is one count > 0 a seat", field="start.card_counts")
     own = _cards(hands[seat], "start.hands")
     fields = {name: start[name] for name in known if name in start}
+    played_texts = fields.get("played") or [""] * rules.players
+    if not isinstance(played_texts, list) or len(played_texts) != rules.players:
+        raise RecordError(
+            f"start.played is one card text a seat, not {shorten(played_texts)}",
+            field="start.played",
+        )
+    played = [_cards(text, "start.played") for text in played_texts]
+    kitty = _cards(fields.get("kitty") or "", "start.kitty")
+    if "landlord" not in start:
+        raise RecordError("missing", field="start.landlord")
+    landlord = start["landlord"]
+    if type(landlord) is not int or landlord not in range(rules.players):
+        raise RecordError(
+            f"the landlord is a seat 0..{rules.players - 1}, not {shorten(landlord)}",
+            field="start.landlord",
+        )
     try:
-        played = [Cards(text) for text in fields.get("played") or [""] * rules.players]
-        kitty = Cards(fields.get("kitty") or "")
-        landlord = _records.field(start, "landlord", int)
         held_kitty = _less(kitty, played[landlord]) if landlord != seat else Cards()
         pool = rules.deck - own - sum(played, Cards())
     except (TypeError, ValueError, IndexError) as error:
@@ -301,6 +316,8 @@ def _position_dealer(
 
     try:
         deal([Cards()] * rules.players)
+    except RecordError:
+        raise
     except ValueError as error:
         raise RecordError(str(error), field="start") from None
     return deal

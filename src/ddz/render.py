@@ -165,8 +165,20 @@ def _observation_view(seen: Observation) -> TableView:
         trick_is_recent=True,
         direction=seen.direction,
         score=score,
-        result=None,
+        result=_observed_result(seen) if seen.phase == "over" else None,
     )
+
+
+def _observed_result(seen: Observation) -> str:
+    """Who won, as a seat sees it: the seat out of cards and its side (the payoffs need the
+    spring, which an observation does not hold)."""
+    if seen.landlord is None:
+        return "void deal: everyone passed"
+    winner = next((p for p, count in enumerate(seen.card_counts) if count == 0), None)
+    if winner is None:  # an observation read from JSON may say less than a game would
+        return "over"
+    side = "landlord wins" if winner == seen.landlord else "farmers win"
+    return f"{side} (seat {winner} out)"
 
 
 def text(game: Game | Observation | TableView, *, seat: int | None = None) -> str:

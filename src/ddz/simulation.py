@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -235,6 +236,10 @@ class VectorGame(CoreVector):
         self.space: ActionSpace = action_space(rules)
         self._core: Any = _core.VectorGame(rules, n, seed, action_index(rules), history)
         self._observation_size = observation_size(history)
+        # scratch of this object's (legal_indices' buffer, the own mask and what it marked):
+        # one user at a time, or a thread's offsets could meet another's indices, or a clear
+        # miss what the last call set and leave the own mask wrong for good
+        self._scratch = threading.Lock()
         self._indices = np.empty(64 * n, dtype=np.int64)
         self._mask: npt.NDArray[np.bool_] | None = None
         self._marked: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]
@@ -254,7 +259,8 @@ class VectorGame(CoreVector):
         it costs in proportion to the legal actions, not to the width of the space."""
         shape = (self.n, self.space.size)
         if not copy:
-            return self._own_mask()
+            with self._scratch:
+                return self._own_mask()
         if out is None:
             out = np.empty(shape, dtype=np.bool_)
         self._core.legal_action_mask(_writable(out, np.bool_, shape).view(np.uint8))
@@ -281,9 +287,9 @@ class VectorGame(CoreVector):
         """Every game's legal indices into ``buffer`` (a bigger one if it is too small)."""
         offsets = np.empty(self.n + 1, dtype=np.int64)
         total = self._core.legal_indices(buffer, offsets)
-        if total > len(buffer):
+        while total > len(buffer):  # (another thread may step between the two calls)
             buffer = np.empty(2 * total, dtype=np.int64)
-            self._core.legal_indices(buffer, offsets)
+            total = self._core.legal_indices(buffer, offsets)
         return buffer, offsets
 
     def packed_action_mask(
@@ -302,8 +308,9 @@ class VectorGame(CoreVector):
     def legal_indices(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """Every game's legal action indices: ``(indices, offsets)``, game ``i``'s being
         ``indices[offsets[i]:offsets[i + 1]]`` (in the order of ``Game.legal_actions``)."""
-        self._indices, offsets = self._fill_indices(self._indices)
-        return self._indices[: offsets[-1]].copy(), offsets
+        with self._scratch:
+            self._indices, offsets = self._fill_indices(self._indices)
+            return self._indices[: offsets[-1]].copy(), offsets
 
     def observations(
         self, *, history: int | None = None, out: npt.NDArray[np.int8] | None = None
@@ -339,6 +346,7 @@ class VectorGame(CoreVector):
         other = object.__new__(VectorGame)
         other.__dict__.update(self.__dict__)
         other._core = self._core.copy()
+        other._scratch = threading.Lock()
         other._indices = np.empty_like(self._indices)  # scratch of its own
         other._mask = None
         return other
@@ -348,6 +356,15 @@ class VectorGame(CoreVector):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> VectorGame:
         return self.copy()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_scratch"]  # a lock does not pickle; the restored vector gets its own
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._scratch = threading.Lock()
 
     def state_bytes(self) -> bytes:
         """Every game's core state as bytes: equal bytes, equal games."""

@@ -3,9 +3,9 @@
 Plain strings, no dependencies: every function returns a complete ``<svg>`` document
 (``width``, ``height`` and a ``viewBox``), the same bytes for the same input, with its text
 escaped. Notebooks show them through ``_repr_svg_`` on :class:`ddz.Cards`,
-:class:`ddz.Move`, :class:`ddz.Game` and :class:`ddz.Observation`. The symbols are drawn
-as shapes (the jokers' stars, Skip's barred circle, Reverse's arrows), so they look the same
-whatever fonts a browser has. UNO's pictures are :mod:`ddz.uno.svg`.
+:class:`ddz.Move`, :class:`ddz.Bid`, :class:`ddz.Game` and :class:`ddz.Observation`. The
+symbols are drawn as shapes (the jokers' stars, Skip's barred circle, Reverse's arrows), so
+they look the same whatever fonts a browser has. UNO's pictures are :mod:`ddz.uno.svg`.
 
 Each card is a ``<g class="card">`` with ``data-card`` (its symbol) and, on the table,
 ``data-seat``: a page can find and click them (``python -m ddz serve`` does).
@@ -29,7 +29,7 @@ from ddz.game import ActionRecord, Bid, Game, Observation
 from ddz.moves import Move
 from ddz.render import TableView, role, view
 
-__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "card", "hand", "move", "table"]
+__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "bid", "card", "hand", "move", "table"]
 
 CARD_WIDTH = 50
 CARD_HEIGHT = 72
@@ -347,6 +347,21 @@ def move(played: Move | str) -> str:
     return document(int(width) + 4, CARD_HEIGHT + 4, [group], label=str(chosen))
 
 
+def bid(action: Bid | str) -> str:
+    """A bidding action (``bid 3``, ``call``, ``grab``, ``pass``) as an SVG document: a label,
+    as the table shows bids.
+
+    >>> import xml.etree.ElementTree as ET
+    >>> picture = ET.fromstring(bid("bid 3"))
+    >>> picture.get("width"), "".join(picture.itertext())
+    ('53', 'bid 3bid 3')
+    """
+    chosen = action if isinstance(action, Bid) else Bid.parse(action)
+    words = str(chosen)
+    label = pill(2, 12, words, fill="#546e7a")
+    return document(int(pill_width(words)) + 4, 24, [label], label=words)
+
+
 # --- the table ------------------------------------------------------------------------------
 
 TABLE_WIDTH = 880
@@ -500,7 +515,11 @@ def _footer(seen: TableView, top: int) -> str:
             group, _ = _move_group(seen.table, x, top + 28, scale=0.7)
             parts.append(group)
     elif seen.phase == "bidding":
-        parts.append(text(x, top + 20, "bidding", size=13, fill="#e0f2f1", weight="bold"))
+        bids = [record for record in seen.trick if str(record.action) != "pass"]
+        standing = f"{bids[-1].action} by seat {bids[-1].player}" if bids else "nobody has bid"
+        parts.append(
+            text(x, top + 20, f"bidding: {standing}", size=13, fill="#e0f2f1", weight="bold")
+        )
     if seen.direction < 0:
         parts.append(
             text(

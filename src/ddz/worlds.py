@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from ddz._core import worlds as _core
 from ddz.cards import Cards
-from ddz.errors import shorten
+from ddz.errors import check_integer, check_seed, shorten
 from ddz.game import ActionRecord, Game, Observation
 from ddz.position import Position
 from ddz.rules import Rules
@@ -175,8 +175,7 @@ def sample_worlds(
         if rules is not None and rules != source.rules:
             raise ValueError("rules= differs from the game's rules")
         rules = source.rules
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
-            raise ValueError(f"seat must be a seat 0..{rules.players - 1}, not {shorten(seat)}")
+        seat = check_integer(seat, "seat", 0, rules.players - 1)
         observation = source.observation(seat, history=False)
         history = source.history if source.phase == "bidding" else []
         moves: tuple[int, int] | None = None
@@ -201,12 +200,8 @@ def sample_worlds(
         moves = _moves_from(source)
     else:
         raise TypeError(f"sample_worlds takes a ddz.Game or an Observation, not {shorten(source)}")
-    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= _MAX_WORLDS:
-        raise ValueError(f"n must be an int in 0..{_MAX_WORLDS}, not {shorten(n)}")
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-        raise ValueError(f"a seed is an integer in 0 .. 2**64 - 1, not {shorten(seed)}")
+    n = check_integer(n, "n", 0, _MAX_WORLDS)  # numpy integers too, like every count
+    seed = random.SystemRandom().getrandbits(64) if seed is None else check_seed(seed)
     return _sample(rules, observation, n, seed, history=history, moves=moves)
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import copy
 import pickle
+import textwrap
 
 import numpy as np
 import pytest
 
 import ddz
-from ddz import IllegalMoveError
+from ddz import IllegalMoveError, uno
 from ddz._core import game as core_game
 from ddz._core import vector as core_vector
 from tests.adversarial.conftest import IsolatedRunner
@@ -150,19 +151,17 @@ def test_the_raw_game_core_checks_seats_hands_and_players(isolated: IsolatedRunn
     assert "1 1 [] []" in lines
 
 
-class _FakeRules:
-    """Whatever a caller might pass as rules: the core reads these attributes itself."""
-
-    def __init__(self, **fields: object) -> None:
+FAKE_RULES = """
+import ddz
+class FakeRules:
+    "Whatever a caller might pass as rules: the core reads these attributes itself."
+    def __init__(self, **fields):
         base = ddz.CLASSIC
-        self.core_flags = base.core_flags
-        self.bidding = base.bidding
-        self.max_grabs = base.max_grabs
-        self.spring = base.spring
-        self.players = base.players
-        self.hand_size = base.hand_size
-        self.kitty_size = base.kitty_size
+        for name in ("core_flags", "bidding", "max_grabs", "spring", "players", "hand_size",
+                     "kitty_size"):
+            setattr(self, name, getattr(base, name))
         self.__dict__.update(fields)
+"""
 
 
 RULES_THE_CORE_CANNOT_PLAY = [
@@ -183,13 +182,14 @@ def test_the_core_refuses_rules_it_cannot_play(isolated: IsolatedRunner) -> None
     """Whatever Rules lets through, the core stops: a hand of nothing used to loop forever in
     C without the GIL; a fourth player wrote past the state's three hands."""
     out = isolated(
-        """
+        FAKE_RULES
+        + f"RULES_THE_CORE_CANNOT_PLAY = {RULES_THE_CORE_CANNOT_PLAY!r}\n"
+        + textwrap.dedent(
+            """
         import numpy as np, ddz
         from ddz._core import game, vector
-        from tests.adversarial.test_core_regressions import (
-            RULES_THE_CORE_CANNOT_PLAY, _FakeRules)
         for fields in RULES_THE_CORE_CANNOT_PLAY:
-            rules = _FakeRules(**fields)
+            rules = FakeRules(**fields)
             payoffs = np.zeros((4, 3), np.int64)
             small = [np.zeros(4, np.int8), np.zeros(4, np.int8), np.zeros(4, np.int64)]
             calls = [
@@ -204,7 +204,8 @@ def test_the_core_refuses_rules_it_cannot_play(isolated: IsolatedRunner) -> None
                     print("accepted", fields)
                 except (ValueError, TypeError, OverflowError):
                     print("refused")
-        """,
+        """
+        ),
         timeout=30,
     )
     assert out.split() == ["refused"] * 3 * len(RULES_THE_CORE_CANNOT_PLAY)
@@ -414,3 +415,52 @@ def test_finished_games_refuse_everything_without_changing(isolated: IsolatedRun
     assert game.state_bytes() == before
     assert core_game.PHASES[2] == game.phase
     assert core_vector.MAX_GAMES == 2**24
+
+
+SEEDED: dict[str, object] = {
+    "Game": lambda seed: ddz.Game(seed=seed),
+    "simulate": lambda seed: ddz.simulate(2, seed=seed),
+    "VectorGame": lambda seed: ddz.VectorGame(2, seed=seed),
+    "sample_worlds": lambda seed: ddz.sample_worlds(ddz.Game(seed=1), 0, 2, seed=seed),
+    "uno.Game": lambda seed: uno.Game(3, seed=seed),
+    "uno.Match": lambda seed: uno.Match(3, seed=seed),
+    "uno.VectorGame": lambda seed: uno.VectorGame(2, seed=seed),
+    "uno.simulate_rounds": lambda seed: uno.simulate_rounds(2, seed=seed),
+    "uno.Game.playout": lambda seed: uno.Game(3, seed=1).playout(seed),
+}
+
+
+@pytest.mark.parametrize("entry", sorted(SEEDED))
+def test_every_entry_point_checks_seeds_the_same_way(entry: str) -> None:
+    """Seeds were checked differently at each entry point. Now each takes 0 .. 2**64 - 1
+    (numpy integers too) and refuses the rest the same way, naming the seed."""
+    make = SEEDED[entry]
+    for seed in (0, 2**64 - 1, np.uint64(2**64 - 1), np.int8(3)):
+        make(seed)  # type: ignore[operator]
+    for seed in (-1, 2**64, -(2**70)):
+        with pytest.raises(ValueError, match=r"seed must lie in 0 \.\. 18446744073709551615"):
+            make(seed)  # type: ignore[operator]
+    for seed in (1.5, "3", True, np.float64(2.0), b"1"):
+        with pytest.raises(TypeError, match="seed"):
+            make(seed)  # type: ignore[operator]
+
+
+def test_vector_environment_deep_copies_and_pickles() -> None:
+    """The batched Gymnasium environment copies (deepcopy, pickle) to an independent
+    environment in the same state; copy.copy is shallow, as for any Gymnasium env."""
+    pytest.importorskip("gymnasium")
+    from ddz.envs.vector import DouDizhuVectorEnv
+
+    env = DouDizhuVectorEnv(4, seed=1)
+    env.reset(seed=1)
+    env.step(env.games.sample_legal())
+    for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert twin.games is not env.games
+        assert twin.games.state_bytes() == env.games.state_bytes()
+        actions = env.games.copy().sample_legal()
+        before = env.games.state_bytes()
+        stepped = twin.step(actions)
+        assert env.games.state_bytes() == before
+        reference = copy.deepcopy(env).step(actions)
+        for ours, theirs in zip(stepped[:4], reference[:4], strict=True):
+            assert np.array_equal(ours, theirs)

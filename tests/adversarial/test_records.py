@@ -241,6 +241,50 @@ def test_errors_name_the_field_and_the_action() -> None:
         uno.Game.from_json(json.dumps(data))
 
 
+def test_an_action_that_is_not_text_is_named_by_its_number() -> None:
+    # as an unreadable action is: "action 5", the fifth, not "item 4"
+    for name in ("ddz json", "ddz view", "uno game json"):
+        data = json.loads(RECORDS[name][0])
+        data["actions"][4] = 17
+        expected = "action 5, field 'actions': 17 is not text"
+        with pytest.raises(RecordError, match=expected) as caught:
+            RECORDS[name][1](json.dumps(data))
+        assert caught.value.ply == 5
+
+
+def test_a_views_hand_names_its_field_once() -> None:
+    data = json.loads(RECORDS["ddz view"][0])
+    seat = data["seat"]
+    data["hands"][seat] = "3333"
+    with pytest.raises(RecordError) as caught:
+        RECORDS["ddz view"][1](json.dumps(data))
+    assert str(caught.value).count("field 'hands'") == 1, str(caught.value)
+    assert caught.value.field == "hands" and "has 4 cards" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "field"),
+    [
+        ("landlord", "delete", "start.landlord"),
+        ("landlord", 7, "start.landlord"),
+        ("landlord", 1.0, "start.landlord"),
+        ("played", 5, "start.played"),
+        ("played", ["", "", "Z"], "start.played"),
+        ("kitty", "DDDD", "start.kitty"),
+    ],
+)
+def test_a_position_views_start_names_its_field(key: str, value: object, field: str) -> None:
+    data = json.loads(RECORDS["ddz position view"][0])
+    if value == "delete":
+        del data["start"][key]
+    else:
+        data["start"][key] = value
+    with pytest.raises(RecordError) as caught:
+        RECORDS["ddz position view"][1](json.dumps(data))
+    assert caught.value.field == field, str(caught.value)
+    assert str(caught.value).count("field ") == 1, str(caught.value)
+
+
 def test_text_records_line_by_line() -> None:
     lines = TEXT_RECORD.splitlines()
     assert ddz.Game.from_record(TEXT_RECORD).record() == TEXT_RECORD

@@ -737,6 +737,8 @@ cdef class DouzeroCore:
         """The index of the legal move with these 15 counts, or -1."""
         cdef uint8_t m[16]
         cdef int k, r, total = 0
+        if counts.shape[0] != RANKS:
+            raise ValueError("15 counts")
         for r in range(RANKS):
             m[r] = counts[r]
             total += counts[r]
@@ -882,6 +884,8 @@ def python_set_order(const uint8_t[::1] counts not None):
     cdef uint8_t h[16]
     cdef int order[15]
     cdef int r, n
+    if counts.shape[0] != RANKS:
+        raise ValueError("15 counts")
     for r in range(RANKS):
         h[r] = counts[r]
     n = set_order(h, order)

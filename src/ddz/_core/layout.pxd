@@ -43,14 +43,15 @@ cdef extern from *:
     const uint64_t DDZ_DIGIT_TOP
 
 # Bit scans, portable: GCC and Clang have builtins, MSVC has intrinsics, anything else gets
-# plain C. Each takes a nonzero argument (every caller tests for zero first).
+# plain C (DDZ_PORTABLE_C forces it: tests/adversarial/test_portable_build.py compares the
+# two). Each takes a nonzero argument (every caller tests for zero first).
 cdef extern from *:
     """
-    #if defined(__GNUC__) || defined(__clang__)
+    #if (defined(__GNUC__) || defined(__clang__)) && !defined(DDZ_PORTABLE_C)
     static inline int ddz_ctz32(unsigned x) { return __builtin_ctz(x); }
     static inline int ddz_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int ddz_clz64(unsigned long long x) { return __builtin_clzll(x); }
-    #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+    #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64)) && !defined(DDZ_PORTABLE_C)
     #include <intrin.h>
     static __inline int ddz_ctz32(unsigned x) {
         unsigned long i; _BitScanForward(&i, x); return (int)i; }

@@ -19,6 +19,8 @@ import enum
 import numbers
 import operator
 
+from ddz.errors import shorten
+
 cimport cython
 
 from ddz._core.layout cimport *
@@ -65,8 +67,11 @@ def pack_counts(object counts):
         raise ValueError(f"a count vector has {NUM_RANKS} or {NUM_DIGITS} entries, not {n}")
     for i in range(n):
         value = counts[i]
-        if not isinstance(value, int) or not 0 <= value <= DIGIT_LIMITS[i]:
-            raise ValueError(f"count {value!r} at index {i} is not in 0..{DIGIT_LIMITS[i]}")
+        if isinstance(value, bool) or not hasattr(value, "__index__"):
+            raise ValueError(f"count {shorten(value)} at index {i} is not an integer")
+        value = value.__index__()     # numpy integers too
+        if not 0 <= value <= DIGIT_LIMITS[i]:
+            raise ValueError(f"count {shorten(value)} at index {i} is not in 0..{DIGIT_LIMITS[i]}")
         cards |= digit(i, <uint64_t>value)
     return cards
 
@@ -98,8 +103,11 @@ def is_subset_cards(uint64_t part, uint64_t whole):
 
 
 def add_cards(uint64_t a, uint64_t b):
-    """The union of two card multisets, or -1 if some rank would exceed one deck."""
+    """The union of two card multisets, or -1 if some rank would exceed one deck (or either
+    is no card integer)."""
     cdef int i
+    if (a | b) & ~DDZ_CARDS_MASK:
+        return -1
     for i in range(NUM_DIGITS):
         if count_of(a, i) + count_of(b, i) > DIGIT_LIMITS[i]:
             return -1
@@ -354,7 +362,11 @@ cdef RuleSet rules_of(object rules) except *:
     if entry is not None and entry.rules is rules:
         return entry.rs
     entry = RulesCacheEntry.__new__(RulesCacheEntry)
-    entry.rs = checked_rules(rules if type(rules) is int else rules.core_flags)
+    try:
+        flags = rules if type(rules) is int else rules.core_flags
+    except AttributeError:
+        raise TypeError(f"rules are a ddz.Rules or its core_flags, not {shorten(rules)}") from None
+    entry.rs = checked_rules(flags)
     entry.rules = rules
     with cython.critical_section(rules_cache_guard):
         last_rules_entry = entry
@@ -402,7 +414,8 @@ cdef inline int check_table(uint64_t table, const RuleSet* rs) except -1:
     if kind == SKIP or kind == REVERSE:
         raise ValueError("an action card is never the table's move")
     if not is_reading(table, rs):
-        raise ValueError(f"move code {table:#x} is not a move under these rules")
+        # in card notation (a raw code means nothing to the user who typed the move)
+        raise ValueError(f"{cards_text(code_cards(table))} is not a move under these rules")
     return 0
 
 

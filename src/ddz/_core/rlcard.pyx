@@ -321,6 +321,8 @@ cdef class RlcardCore:
             feature = features[rlcard_id]
             if feature is None:
                 feature = make_feature(rlcard_id)
+                if len(features) != ACTIONS:  # the callback must not resize the list
+                    raise ValueError("one feature per RLCard action")
             legal[rlcard_id] = feature
         if seat == self.s.current or self.s.phase != PLAY:
             offered = [texts[self.legal[i]] for i in range(self.n_legal)]

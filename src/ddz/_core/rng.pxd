@@ -29,21 +29,22 @@ cdef extern from *:
        halves of a 64 x 64 -> 128-bit product. The types are uint64_t throughout, the
        same type Cython passes (unsigned long long and uint64_t differ on LP64 Linux, where
        GCC 14 refuses the pointer mix). Portable: a 128-bit integer where the compiler has
-       one, MSVC's _umul128 / __umulh, or four 32-bit products in plain C. */
-    #if defined(__SIZEOF_INT128__)
+       one, MSVC's _umul128 / __umulh, or four 32-bit products in plain C (DDZ_PORTABLE_C
+       forces them, for the test that compares). */
+    #if defined(__SIZEOF_INT128__) && !defined(DDZ_PORTABLE_C)
     static inline uint64_t ddz_lemire(uint64_t x, uint64_t n, uint64_t* low) {
         unsigned __int128 m = (unsigned __int128)x * n;
         *low = (uint64_t)m;
         return (uint64_t)(m >> 64);
     }
-    #elif defined(_MSC_VER) && defined(_M_X64)
+    #elif defined(_MSC_VER) && defined(_M_X64) && !defined(DDZ_PORTABLE_C)
     #include <intrin.h>
     static __inline uint64_t ddz_lemire(uint64_t x, uint64_t n, uint64_t* low) {
         uint64_t high;
         *low = _umul128(x, n, &high);
         return high;
     }
-    #elif defined(_MSC_VER) && defined(_M_ARM64)
+    #elif defined(_MSC_VER) && defined(_M_ARM64) && !defined(DDZ_PORTABLE_C)
     #include <intrin.h>
     static __inline uint64_t ddz_lemire(uint64_t x, uint64_t n, uint64_t* low) {
         *low = x * n;

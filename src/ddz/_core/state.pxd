@@ -90,13 +90,16 @@ cdef inline GameConfig config_of(object rules) except *:
     cdef GameConfig cfg
     cfg.rs = rules_of(rules)
     cfg.deck = cfg.rs.deck
-    cfg.bidding = {"points": POINTS, "call-grab": CALL_GRAB, "random": RANDOM_LANDLORD}[
-        rules.bidding.value]
-    cfg.max_grabs = rules.max_grabs
-    cfg.spring = bool(rules.spring)
-    cfg.players = rules.players
-    cfg.hand_size = rules.hand_size
-    cfg.kitty_size = rules.kitty_size
+    try:
+        cfg.bidding = {"points": POINTS, "call-grab": CALL_GRAB, "random": RANDOM_LANDLORD}[
+            rules.bidding.value]
+        cfg.max_grabs = rules.max_grabs
+        cfg.spring = bool(rules.spring)
+        cfg.players = rules.players
+        cfg.hand_size = rules.hand_size
+        cfg.kitty_size = rules.kitty_size
+    except (AttributeError, KeyError):
+        raise TypeError("rules must be a ddz.Rules") from None
     if not 2 <= cfg.players <= 3:
         raise ValueError(f"the core plays 2 or 3 players, not {cfg.players}")
     if not 0 <= cfg.max_grabs <= MAX_GRABS:

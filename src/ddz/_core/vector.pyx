@@ -305,7 +305,7 @@ cdef class VectorGame:
         legal_indices writes them): a dense mask built, or cleared, touching only the legal
         entries."""
         cdef Py_ssize_t game, j
-        cdef int64_t action
+        cdef int64_t action, low, high
         if mask.shape[0] != self.n or mask.shape[1] != self.size:
             raise ValueError("the mask needs one row a game and one column an action")
         if offsets.shape[0] != self.n + 1:
@@ -314,8 +314,14 @@ cdef class VectorGame:
             if not 0 <= offsets[game] <= offsets[game + 1] <= indices.shape[0]:
                 raise ValueError("offsets do not describe runs of indices")
         with nogil:
+            # the caller's arrays may change once the GIL is gone: each offset and index is
+            # read once into a local and checked there (a run that no longer fits is skipped)
             for game in range(self.n):
-                for j in range(offsets[game], offsets[game + 1]):
+                low = offsets[game]
+                high = offsets[game + 1]
+                if not 0 <= low <= high <= indices.shape[0]:
+                    continue
+                for j in range(low, high):
                     action = indices[j]
                     if 0 <= action < self.size:
                         mask[game, action] = value

@@ -1,4 +1,4 @@
-"""Drop-ins for RLCard 1.2.0's environments: ``rlcard.make("doudizhu")`` and ``"uno"``.
+"""A drop-in for RLCard 1.2.0's ``rlcard.make("doudizhu")``.
 
 :func:`make` returns an environment with RLCard's interface (``reset``, ``step``,
 ``step_back``, ``get_state``, ``get_payoffs``, ``get_perfect_information``, ``set_agents``,
@@ -6,7 +6,8 @@
 equal RLCard's for the same seed and the same actions: the same ``obs`` vector, the same
 ``legal_actions`` ids with the same action features, the same ``raw_obs``. The game is ddz's
 own: Dou Dizhu under ``ddz.RLCARD`` (its move set is RLCard's, move for move) with the state
-encoding in C, UNO under ``ddz.uno`` with the house rules off.
+encoding in C. There is no UNO drop-in: RLCard's UNO rules differ from ``ddz.uno``'s where
+they shape every round (docs/compat.md).
 
 >>> from ddz.compat import rlcard as ddz_rlcard
 >>> env = ddz_rlcard.make("doudizhu", config={"seed": 42})
@@ -18,8 +19,8 @@ encoding in C, UNO under ``ddz.uno`` with the house rules off.
 >>> player, state["obs"].shape, pass_id in state["legal_actions"]
 (1, (901,), True)
 
-:func:`register` makes ``rlcard.make("ddz-doudizhu")`` and ``rlcard.make("ddz-uno")`` return
-these environments, for RLCard's own training scripts (docs/compat.md).
+:func:`register` makes ``rlcard.make("ddz-doudizhu")`` return this environment, for RLCard's
+own training scripts (docs/compat.md).
 """
 
 from __future__ import annotations
@@ -362,8 +363,8 @@ GAMES = tuple(_ENVIRONMENTS)
 
 
 def make(env_id: str, config: dict[str, Any] | None = None) -> Any:
-    """``rlcard.make``: ``"doudizhu"`` (or ``"ddz-doudizhu"``) and ``"uno"`` (``"ddz-uno"``)
-    with RLCard's configuration keys (``seed``, ``allow_step_back``)."""
+    """``rlcard.make``: ``"doudizhu"`` (or ``"ddz-doudizhu"``) with RLCard's configuration
+    keys (``seed``, ``allow_step_back``)."""
     name = env_id.removeprefix("ddz-")
     if name not in _ENVIRONMENTS:
         raise ValueError(
@@ -373,9 +374,9 @@ def make(env_id: str, config: dict[str, Any] | None = None) -> Any:
 
 
 def register() -> list[str]:
-    """Register the drop-ins with RLCard as ``"ddz-doudizhu"`` and ``"ddz-uno"`` (once a
-    process), so ``rlcard.make("ddz-doudizhu")`` returns :class:`DoudizhuEnv`; returns the
-    ids. Needs ``rlcard`` installed."""
+    """Register the drop-in with RLCard as ``"ddz-doudizhu"`` (once a process), so that
+    ``rlcard.make("ddz-doudizhu")`` returns :class:`DoudizhuEnv`; returns the ids. Needs
+    ``rlcard`` installed."""
     registration = importlib.import_module("rlcard.envs.registration")
 
     ids = []

@@ -1,8 +1,8 @@
 """Standard reinforcement-learning environments: the games behind them, defined once.
 
 The environments themselves live in two modules that need the ``rl`` extra
-(``pip install ddz[rl]``: PettingZoo and Gymnasium); ``import ddz`` and ``import ddz.envs``
-never import either library:
+(PettingZoo and Gymnasium: ``pip install ".[rl]"`` in a checkout); ``import ddz`` and
+``import ddz.envs`` never import either library:
 
 * :mod:`ddz.envs.pettingzoo`: a PettingZoo AEC environment for every game, all seats agents;
 * :mod:`ddz.envs.gymnasium`: a Gymnasium environment in which one seat learns and ddz agents

@@ -1,9 +1,10 @@
 """A Gymnasium environment for every ddz game: one seat learns, ddz agents play the others.
 
-Needs the ``rl`` extra (``pip install ddz[rl]``). Without it this module still imports, but
-making an environment raises ImportError saying what to install. Importing it registers the
-games with Gymnasium: ``gymnasium.make("ddz/Classic-v0")``, ``"ddz/TwoPlayer-v0"``,
-``"ddz/UnoLandlord-v0"`` and ``"ddz/Uno-v0"``, each taking the options below.
+Needs the ``rl`` extra (Gymnasium: ``pip install ".[rl]"`` in a checkout). Without it this
+module still imports, but making an environment raises ImportError saying what to install.
+Importing it registers the games with Gymnasium: ``gymnasium.make("ddz/Classic-v0")``,
+``"ddz/TwoPlayer-v0"``, ``"ddz/UnoLandlord-v0"`` and ``"ddz/Uno-v0"``, each taking the
+options below.
 
 ``SingleAgentEnv(game, seat=0, opponents="random", ...)``: the learner plays ``seat``; the
 other seats are ddz agents that act inside :meth:`~SingleAgentEnv.reset` and
@@ -93,7 +94,7 @@ class SingleAgentEnv(_Base):
     ) -> None:
         if _MISSING is not None:
             raise ImportError(
-                f"ddz.envs.gymnasium needs Gymnasium: pip install 'ddz[rl]' ({_MISSING})"
+                f"ddz.envs.gymnasium needs Gymnasium: pip install gymnasium ({_MISSING})"
             ) from _MISSING
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is None, 'ansi' or 'human', not {render_mode!r}")

@@ -1,7 +1,8 @@
 """PettingZoo AEC environments for every ddz game: all seats are agents.
 
-Needs the ``rl`` extra (``pip install ddz[rl]``). Without it this module still imports, but
-making an environment raises ImportError saying what to install.
+Needs the ``rl`` extra (PettingZoo and Gymnasium: ``pip install ".[rl]"`` in a checkout).
+Without it this module still imports, but making an environment raises ImportError saying
+what to install.
 
 ``env(game, **options)`` is the environment as PettingZoo's own games ship it (wrapped to
 enforce the call order); ``raw_env`` the class itself. ``game`` is one of
@@ -56,7 +57,7 @@ else:
 def _require() -> None:
     if _MISSING is not None:
         raise ImportError(
-            "ddz.envs.pettingzoo needs PettingZoo and Gymnasium: pip install 'ddz[rl]' "
+            "ddz.envs.pettingzoo needs PettingZoo and Gymnasium: pip install pettingzoo gymnasium "
             f"({_MISSING})"
         ) from _MISSING
 

@@ -189,6 +189,13 @@ class Action:
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The action drawn: a play's card (a wild with its colour), else a label
+        (notebooks call this; ``ddz.uno.svg.action``)."""
+        from ddz.uno.svg import action  # ddz.uno.svg imports this module
+
+        return action(self)
+
 
 NUM_INDICES = 77
 """The size of the UNO action-index space (:class:`ActionSpace` numbers it):

@@ -4,8 +4,8 @@ Coloured cards carry their face in a white oval; Skip is a barred circle, Revers
 arrows, Draw Two ``+2``; the Wild shows the four colours, the Wild Draw Four adds ``+4``.
 The symbols are drawn as shapes, so they look the same whatever fonts a browser has. Each
 card is a ``<g class="card">`` with ``data-card`` (its text, ``R7``, ``W+4``) and, on the
-table, ``data-seat``. :class:`ddz.uno.Card`, :class:`ddz.uno.Game` and
-:class:`ddz.uno.Observation` show these pictures in notebooks (``_repr_svg_``).
+table, ``data-seat``. :class:`ddz.uno.Card`, :class:`ddz.uno.Action`, :class:`ddz.uno.Game`
+and :class:`ddz.uno.Observation` show these pictures in notebooks (``_repr_svg_``).
 
 >>> from ddz import uno
 >>> import xml.etree.ElementTree as ET
@@ -26,17 +26,19 @@ from ddz.svg import (
     fitting_step,
     num,
     pill,
+    pill_width,
     placement,
     reverse_mark,
     skip_mark,
     text,
     to_act,
 )
+from ddz.uno.actions import Action
 from ddz.uno.cards import Card
 from ddz.uno.game import Game, Observation
 from ddz.uno.render import narrate, rules_name
 
-__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "card", "card_document", "hand", "table"]
+__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "action", "card", "card_document", "hand", "table"]
 
 CARD_WIDTH = 50
 CARD_HEIGHT = 74
@@ -166,6 +168,35 @@ def card_document(played: Card | str) -> str:
     """One card as an SVG document."""
     chosen = played if isinstance(played, Card) else Card.parse(played)
     return document(CARD_WIDTH + 4, CARD_HEIGHT + 4, [card(chosen, x=2, y=2)], label=str(chosen))
+
+
+def action(chosen: Action | str) -> str:
+    """An action as an SVG document: who acts, then a play's card (and a wild's chosen
+    colour) or the action's words (``draw``, ``uno``, ``catch 2``).
+
+    >>> import xml.etree.ElementTree as ET
+    >>> picture = ET.fromstring(action("1: play W+4 blue"))
+    >>> picture.find(".//{http://www.w3.org/2000/svg}g[@class='card']").get("data-card")
+    'W+4'
+    >>> "".join(ET.fromstring(action("2: catch 0")).itertext())
+    '2: catch 0player 2catch 0'
+    """
+    taken = chosen if isinstance(chosen, Action) else Action.parse(chosen)
+    who = f"player {taken.player}"
+    x = pill_width(who) + 8
+    height = CARD_HEIGHT + 4 if taken.kind == "play" else 24  # a label alone is one line
+    parts = [pill(2, height / 2, who, fill="#37474f")]
+    if taken.kind == "play" and taken.card is not None:
+        parts.append(card(taken.card, x=x, y=2))
+        x += CARD_WIDTH + 6
+        if taken.card.is_wild and taken.colour is not None:
+            fill = COLOUR_FILLS[taken.colour]
+            parts.append(pill(x, height / 2, taken.colour, fill=fill))
+            x += pill_width(taken.colour) + 4
+    else:
+        parts.append(pill(x, height / 2, taken.text, fill="#546e7a"))
+        x += pill_width(taken.text) + 4
+    return document(int(x) + 2, height, parts, label=str(taken))
 
 
 # --- the table ------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ Routes (JSON in and out; every error is ``{"error": "..."}`` with status 400, 40
 ``GET /api/options``                        the games and the agents' names
 ``POST /api/games``                         a new game: ``{"game", "seat", "agents", "seed",
                                             "players"}`` (see ``Store.create``)
-``GET /api/games/ID``                       a game's state
+``GET /api/games/ID``                       a game's state (once it is over, its
+                                            ``record``: ``to_json()``, every hand)
 ``POST /api/games/ID/act``                  the person's action: ``{"action": "bid 2"}``,
                                             ``{"cards": "334"}`` (Dou Dizhu) or
                                             ``{"card": "R7"}`` (UNO)

@@ -214,6 +214,7 @@ class DouDizhuGame(Session):
             **_log(self.intro, self.log),
             "over": game.is_over,
             "result": seen.result,
+            "record": game.to_json() if game.is_over else None,  # every hand is face up now
             "hint": "bid or pass with the buttons below"
             if game.phase == "bidding"
             else "click your cards, then Play selected; or choose an action below",
@@ -340,6 +341,7 @@ class UnoGame(Session):
             **_log(self.intro, self.log),
             "over": game.is_over,
             "result": _uno_result(game),
+            "record": game.to_json() if game.is_over else None,
             "hint": "click a card to play it, or choose an action below",
         }
 

@@ -61,11 +61,13 @@ function ownText(action) {
 
 function show(state) {
   current = state;
+  $("main").hidden = false; // nothing to show before the first game or replay
   // a count of the states shown: lets a test (or anyone) wait for the next one
   document.body.dataset.shown = String(Number(document.body.dataset.shown || 0) + 1);
   $("table").innerHTML = state.svg;
   $("text").textContent = state.text;
   $("colours").hidden = true;
+  showFinished(state);
   if (state.replay) {
     showReplay(state);
     return;
@@ -90,6 +92,24 @@ function show(state) {
   } else {
     say("Your turn.", "turn");
   }
+}
+
+function showFinished(state) {
+  // a finished game offers its record: replay it here, or save it to load again later
+  const finished = !state.replay && state.over && Boolean(state.record);
+  $("finished").hidden = !finished;
+  if (!finished) return;
+  const link = $("save-record");
+  if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([state.record], { type: "application/json" }));
+  link.download = `ddz-${state.game}-seed-${JSON.parse(state.record).seed}.json`;
+}
+
+function replayFinished() {
+  if (!current || !current.record) return;
+  $("record").value = current.record;
+  switchTab(true);
+  loadReplay();
 }
 
 function showControls(state) {
@@ -242,6 +262,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("players").addEventListener("change", fillAgents);
   $("new-game").addEventListener("click", newGame);
   $("load-replay").addEventListener("click", loadReplay);
+  $("replay-this").addEventListener("click", replayFinished);
   $("record-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     if (file) $("record").value = await file.text();

@@ -1,0 +1,37 @@
+"""Type stubs for the compiled solver core (ddz/_core/solver.pyx)."""
+
+from collections.abc import Sequence
+from typing import Any
+
+class SolverCore:
+    rules: Any
+    table_bytes: int
+    def __init__(self, rules: Any, memory_mb: int = 256, threads: int = 1) -> None: ...
+    @property
+    def threads(self) -> int: ...
+    def clear(self) -> None: ...
+    def solve(
+        self,
+        hands: Sequence[int],
+        table: int,
+        table_player: int,
+        current: int,
+        landlord: int,
+        *,
+        direction: int = 1,
+        let: int = 0,
+        landlord_plays: int = 2,
+        farmer_plays: int = 1,
+        score_mode: bool = False,
+        time_limit: float = 0.0,
+        node_limit: int = 0,
+        thread: int = 0,
+    ) -> tuple[int | None, int | None, int, bool]: ...
+    def check_idle(self) -> None: ...
+    def request_stop(self) -> None: ...
+    def reset_stop(self) -> None: ...
+    def stopped(self) -> bool: ...
+
+def state_position(
+    state: bytes,
+) -> tuple[tuple[int, ...], int, int, int, int, int, int, int, int, int, bool]: ...

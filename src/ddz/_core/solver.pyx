@@ -1,0 +1,624 @@
+# cython: language_level=3, cdivision=True
+"""The exact endgame solver: every hand known, the landlord against the farmers as a team.
+
+A position is the play-phase part of a game's state (``Pos``): the hands, the move to beat
+and who made it, the seat to act, the landlord, the direction of play, the two-player let
+count and, for the exact score, the bombs and the spring flags. The search is a negamax
+alpha-beta over the two sides (in a three-seat game a farmer's child may be the other
+farmer's turn: then the value is not negated), in C without the GIL:
+
+* a move that ends the game (empties the hand, or reaches the let count) wins at once and is
+  looked for before anything else;
+* a bounded transposition table (``memory_mb``) of 64-byte buckets of four 16-byte entries,
+  written locklessly (an entry stores ``key ^ data``, so a torn write from another thread
+  reads as a miss), keeps proven values and the best move's index;
+* moves are ordered: the table's move first, then the moves that shed the most cards, the
+  pass last;
+* node and time limits stop the search with an "unknown" result; threads search the same root
+  on one shared table with different orderings (lazy SMP) and the first to finish answers.
+
+Values: win/loss mode gives +1 / -1 for the side to act. Score mode gives sign x (e + 1), e
+the number of doublings from this position on (bombs, rockets, a spring), so a bigger win is
+a bigger number; the Python layer turns it into a score.
+"""
+
+from libc.stdint cimport uint64_t, int64_t, uint32_t
+from libc.stdlib cimport calloc, malloc, free
+from libc.string cimport memcpy, memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from ddz._core.layout cimport *
+from ddz._core.ruleset cimport *
+from ddz._core.readings cimport *
+from ddz._core.generator cimport *
+from ddz._core.moves cimport rules_of
+from ddz._core.state cimport GameState, PLAY
+
+cdef enum:
+    ABORT = 1000            # a search result: a limit stopped it
+    INFINITE = 500          # beyond every value
+    STACK_SIZE = 1 << 18    # move codes a searcher's move stack holds, every ply together
+    BUCKET = 4              # entries a bucket
+    NO_MOVE = 0xFFFF
+    LOWER = 1               # bound kinds of a table entry
+    UPPER = 2
+    EXACT = 3
+
+ctypedef struct Pos:
+    uint64_t hands[3]       # seat 2 empty with two seats
+    uint64_t table          # the move to beat, 0 when leading
+    int table_player        # who made it, -1 when leading
+    int current             # the seat to act
+    int landlord
+    int players             # 2 or 3
+    int direction           # +1 in seat order, -1 reversed (Uno the Landlord)
+    int let                 # two seats: the farmer wins on reaching this many cards (0: off)
+    int landlord_plays      # moves the landlord made, capped at 2 (spring bookkeeping)
+    int farmer_plays        # moves the farmers made, capped at 1
+
+ctypedef struct Entry:
+    uint64_t lock           # key ^ data
+    uint64_t data           # bits 0-15 best move index, 16-17 bound, 24-31 value + 128,
+                            # 32-39 effort (bit length of the nodes searched below),
+                            # 40-55 the table's age when stored
+
+ctypedef struct Table:
+    Entry* entries
+    uint64_t bucket_mask    # buckets - 1 (a power of two)
+    uint64_t active_mask    # the buckets in use: the table grows with the search, so that a
+                            # small search touches (and page-faults in) little memory
+    uint64_t stores         # stores since the last growth
+    uint64_t age            # bumped by clear(): entries of another age are free slots
+
+ctypedef struct Searcher:
+    RuleSet rs
+    Table* tt
+    uint64_t* moves         # the move stack: each node's moves above its parent's
+    int* scores
+    int* order              # the search order: indices into the node's moves
+    Py_ssize_t top
+    uint64_t nodes
+    uint64_t node_limit     # 0: none
+    double deadline         # monotonic seconds; 0: none
+    int* stop      # shared by the threads of one solve
+    int aborted
+    int overflow            # the move stack ran out (a position too wide: unknown)
+    int score_mode
+    int spring              # the rules count a spring
+    int noise               # lazy SMP: this thread's ordering perturbation (0: none)
+    int busy                # a solve is using this searcher (set and tested under the GIL)
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + t.tv_nsec * 1e-9
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    """The splitmix64 finaliser: every input bit reaches every output bit."""
+    x ^= x >> 30
+    x *= 0xBF58476D1CE4E5B9ULL
+    x ^= x >> 27
+    x *= 0x94D049BB133111EBULL
+    x ^= x >> 31
+    return x
+
+
+cdef inline uint64_t pos_key(const Pos* p, int score_mode) noexcept nogil:
+    cdef uint64_t small = (<uint64_t>(p.current + 1) | (<uint64_t>(p.table_player + 1) << 3)
+                           | (<uint64_t>(p.direction > 0) << 6))
+    if score_mode:
+        small |= ((<uint64_t>p.landlord_plays << 8) | (<uint64_t>p.farmer_plays << 10)
+                  | (1ULL << 12))
+    return (mix64(p.hands[0] + 0x9E3779B97F4A7C15ULL) ^ mix64(p.hands[1] + 0xC2B2AE3D27D4EB4FULL)
+            ^ mix64(p.hands[2] + 0x165667B19E3779F9ULL) ^ mix64(p.table + 0xD6E8FEB86659FD93ULL)
+            ^ mix64(small + 0x27D4EB2F165667C5ULL))
+
+
+cdef inline int side_of(const Pos* p, int seat) noexcept nogil:
+    return 0 if seat == p.landlord else 1
+
+
+cdef inline int seat_after(const Pos* p, int seat, int steps) noexcept nogil:
+    return ((seat + steps * p.direction) % p.players + p.players) % p.players
+
+
+cdef inline bint ends_game(const Pos* p, uint64_t move) noexcept nogil:
+    """Does the player to act end the game with move (out of cards, or down to the let)?"""
+    cdef uint64_t rest
+    if move == 0:
+        return False
+    rest = p.hands[p.current] - code_cards(move)
+    if rest == 0:
+        return True
+    return p.let > 0 and p.current != p.landlord and card_total(rest) <= p.let
+
+
+cdef inline void play(Pos* p, uint64_t move) noexcept nogil:
+    """state.pxd's apply_play on the position (the caller checks ends_game first)."""
+    cdef int seat = p.current, kind = code_kind(move), next_seat
+    if move == 0:
+        next_seat = seat_after(p, seat, 1)
+        if next_seat == p.table_player:
+            p.table = 0
+            p.table_player = -1
+        p.current = next_seat
+        return
+    p.hands[seat] -= code_cards(move)
+    if seat == p.landlord:
+        if p.landlord_plays < 2:
+            p.landlord_plays += 1
+    else:
+        p.farmer_plays = 1
+    if kind == SKIP or kind == REVERSE:
+        if kind == SKIP:
+            next_seat = seat_after(p, seat, 2)
+            if next_seat == p.table_player:
+                p.table = 0
+                p.table_player = -1
+        else:
+            p.direction = -p.direction
+            next_seat = seat_after(p, seat, 1)
+            if next_seat == p.table_player:
+                next_seat = seat_after(p, next_seat, 1)
+    else:
+        p.table = move
+        p.table_player = seat
+        next_seat = seat_after(p, seat, 1)
+    p.current = next_seat
+
+
+cdef inline int terminal_value(const Searcher* S, const Pos* p, uint64_t move) noexcept nogil:
+    """The value, for the side that ends the game with move, of ending it: 1 in win/loss
+    mode; 1 + the doublings it brings (the move a bomb or rocket, a spring) in score mode."""
+    cdef int doublings = 0, kind
+    cdef bint landlord = p.current == p.landlord
+    if not S.score_mode:
+        return 1
+    kind = code_kind(move)
+    if kind == BOMB or kind == ROCKET:
+        doublings += 1
+    if S.spring:
+        if landlord and p.farmer_plays == 0:
+            doublings += 1
+        elif not landlord and p.landlord_plays == 1:
+            doublings += 1
+    return doublings + 1
+
+
+# ---------------------------------------------------------------------------------------
+# Move ordering
+#
+# Measured on random two-seat positions (docs/solver.md): the table's move first, then the
+# moves that shed the most cards (long chains, airplanes, trios with kickers: they empty a
+# hand soonest), generation order among equals (low ranks first), the pass last. A history
+# heuristic and a bonus for moves no opponent can answer both made the trees bigger.
+
+cdef void order_moves(Searcher* S, const Pos* p, const uint64_t* moves, int* scores,
+                      Py_ssize_t n, int tt_index) noexcept nogil:
+    """A score per move, higher first (the search selects lazily)."""
+    cdef Py_ssize_t i
+    cdef int score
+    for i in range(n):
+        score = 8 * card_total(code_cards(moves[i]))
+        if S.noise:
+            score += <int>(mix64(moves[i] + <uint64_t>S.noise) & 7)
+        if i == tt_index:
+            score = 1 << 30
+        scores[i] = score
+
+
+# ---------------------------------------------------------------------------------------
+# The transposition table
+
+cdef inline int probe(const Table* tt, uint64_t key, uint64_t* data) noexcept nogil:
+    cdef Entry* bucket = tt.entries + BUCKET * (key & tt.active_mask)
+    cdef int i
+    cdef uint64_t d
+    for i in range(BUCKET):
+        d = bucket[i].data
+        if (bucket[i].lock ^ d) == key and d != 0 and ((d >> 40) & 0xFFFF) == tt.age:
+            data[0] = d
+            return 1
+    return 0
+
+
+cdef inline void store(Table* tt, uint64_t key, int value, int bound, int index,
+                       uint64_t effort_nodes) noexcept nogil:
+    cdef Entry* bucket
+    tt.stores += 1
+    if tt.stores > 2 * BUCKET * (tt.active_mask + 1) and tt.active_mask < tt.bucket_mask:
+        tt.active_mask = 2 * tt.active_mask + 1      # entries stored before still count:
+        tt.stores = 0                                # half of them stay where probes look
+    bucket = tt.entries + BUCKET * (key & tt.active_mask)
+    cdef int i, victim = 0, effort = 0, lowest = 1 << 30, e
+    cdef uint64_t d
+    while effort_nodes:
+        effort += 1
+        effort_nodes >>= 1
+    d = (<uint64_t>(index & 0xFFFF) | (<uint64_t>bound << 16) | (<uint64_t>(value + 128) << 24)
+         | (<uint64_t>effort << 32) | (tt.age << 40))
+    for i in range(BUCKET):
+        if (bucket[i].lock ^ bucket[i].data) == key or bucket[i].data == 0 \
+                or ((bucket[i].data >> 40) & 0xFFFF) != tt.age:
+            victim = i
+            break
+        e = <int>((bucket[i].data >> 32) & 255)
+        if e < lowest:
+            lowest = e
+            victim = i
+    bucket[victim].data = d
+    bucket[victim].lock = key ^ d
+
+
+# ---------------------------------------------------------------------------------------
+# The search
+
+cdef inline bint out_of_time(Searcher* S) noexcept nogil:
+    if S.stop[0] or (S.node_limit and S.nodes >= S.node_limit):
+        return True
+    if S.deadline > 0 and (S.nodes & 1023) == 0 and now() > S.deadline:
+        return True
+    return False
+
+
+cdef int search(Searcher* S, const Pos* p, int alpha, int beta) noexcept nogil:
+    """The value of p for the side to act, within (alpha, beta) fail-soft; ABORT if a limit
+    stopped the search."""
+    cdef uint64_t key, data, move, start_nodes = S.nodes
+    cdef Py_ssize_t base = S.top, n, i, j, pick
+    cdef uint64_t* moves
+    cdef int* scores
+    cdef Sink sink
+    cdef int tt_index = -1, value, best = -INFINITE, best_index = -1, bound, v, a, b
+    cdef int most = -1, child_alpha, child_beta, kind, index
+    cdef int* order
+    cdef uint64_t most_nodes = 0, before
+    cdef int alpha0 = alpha
+    cdef Pos child
+    cdef bint same
+    S.nodes += 1
+    if out_of_time(S):
+        S.aborted = 1
+        S.stop[0] = 1
+        return ABORT
+    key = pos_key(p, S.score_mode)
+    if probe(S.tt, key, &data):
+        value = <int>((data >> 24) & 255) - 128
+        bound = <int>((data >> 16) & 3)
+        if bound == EXACT:
+            return value
+        if bound == LOWER and value > alpha:
+            alpha = value
+        elif bound == UPPER and value < beta:
+            beta = value
+        if alpha >= beta:
+            return value
+        tt_index = <int>(data & 0xFFFF)
+        if tt_index == NO_MOVE:
+            tt_index = -1
+    moves = S.moves + base
+    sink.out = moves
+    sink.cap = STACK_SIZE - base
+    sink.n = 0
+    generate(p.hands[p.current], p.table, &S.rs, &sink)
+    n = sink.n
+    if n > sink.cap:
+        S.overflow = 1
+        S.aborted = 1
+        return ABORT
+    # a move that ends the game: the best there is, except a bigger win in score mode
+    for i in range(n):
+        if ends_game(p, moves[i]):
+            v = terminal_value(S, p, moves[i])
+            if v > best:
+                best = v
+                best_index = <int>i
+    if best > 0 and (not S.score_mode or best >= beta):
+        store(S.tt, key, best, EXACT if not S.score_mode else LOWER, best_index, 1)
+        return best
+    if tt_index >= n:
+        tt_index = -1
+    scores = S.scores + base
+    order = S.order + base
+    order_moves(S, p, moves, scores, n, tt_index)
+    for i in range(n):
+        order[i] = <int>i
+    S.top = base + n
+    for i in range(n):
+        # lazy selection: the best-scored move left
+        pick = i
+        for j in range(i + 1, n):
+            if scores[order[j]] > scores[order[pick]]:
+                pick = j
+        if pick != i:
+            index = order[i]; order[i] = order[pick]; order[pick] = index
+        index = order[i]
+        move = moves[index]
+        if ends_game(p, move):
+            continue                     # counted above
+        child = p[0]
+        play(&child, move)
+        same = side_of(p, child.current) == side_of(p, p.current)
+        kind = code_kind(move)
+        before = S.nodes
+        if S.score_mode and (kind == BOMB or kind == ROCKET):
+            child_alpha = -INFINITE      # a doubling changes every value: a full window
+            child_beta = INFINITE
+        else:
+            child_alpha = alpha
+            child_beta = beta
+        if same:
+            v = search(S, &child, child_alpha, child_beta)
+            if v == ABORT:
+                S.top = base
+                return ABORT
+        else:
+            v = search(S, &child, -child_beta, -child_alpha)
+            if v == ABORT:
+                S.top = base
+                return ABORT
+            v = -v
+        if S.score_mode and (kind == BOMB or kind == ROCKET):
+            v += 1 if v > 0 else -1
+        if S.nodes - before > most_nodes:
+            most_nodes = S.nodes - before
+            most = index
+        if v > best:
+            best = v
+            best_index = index
+        if best > alpha:
+            alpha = best
+        if alpha >= beta:
+            break
+    S.top = base
+    if best < 0 and most >= 0 and not S.score_mode:
+        best_index = most                # a lost position: the longest defence
+    if not S.score_mode or (alpha0 < best < beta):
+        bound = EXACT                    # win/loss: every value is exact
+    elif best <= alpha0:
+        bound = UPPER
+    else:
+        bound = LOWER
+    store(S.tt, key, best, bound, best_index if 0 <= best_index < NO_MOVE else NO_MOVE,
+          S.nodes - start_nodes)
+    return best
+
+
+# ---------------------------------------------------------------------------------------
+# The Python face: validate, then search without the GIL
+
+cdef class SolverCore:
+    """A solver for one rule set: a transposition table (kept between solves) and searchers.
+
+    ``solve`` takes a position as plain integers (see ``Pos``) and returns
+    ``(value, best move code or None, nodes, overflowed)``; value None when a limit stopped
+    it. Every input is validated here."""
+
+    cdef RuleSet rs
+    cdef Table tt
+    cdef Searcher** searchers
+    cdef int nthreads
+    cdef int spring
+    cdef int* stop_flag
+    cdef readonly object rules
+    cdef readonly Py_ssize_t table_bytes
+
+    def __cinit__(self, object rules, int memory_mb=256, int threads=1):
+        cdef uint64_t buckets = 1
+        cdef int i
+        self.searchers = NULL
+        self.tt.entries = NULL
+        self.stop_flag = <int*>calloc(1, sizeof(int))
+        if self.stop_flag == NULL:
+            raise MemoryError()
+        if memory_mb < 1 or memory_mb > 1 << 16:
+            raise ValueError(f"memory_mb must be 1..65536, not {memory_mb}")
+        if threads < 1 or threads > 64:
+            raise ValueError(f"threads must be 1..64, not {threads}")
+        self.rs = rules_of(rules)
+        self.rules = rules
+        self.spring = bool(rules.spring)
+        self.nthreads = threads
+        while buckets * 2 * BUCKET * sizeof(Entry) <= (<uint64_t>memory_mb) << 20:
+            buckets *= 2
+        self.tt.entries = <Entry*>calloc(buckets * BUCKET, sizeof(Entry))
+        if self.tt.entries == NULL:
+            raise MemoryError()
+        self.tt.bucket_mask = buckets - 1
+        self.tt.active_mask = min(buckets, 1 << 12) - 1
+        self.tt.stores = 0
+        self.table_bytes = buckets * BUCKET * sizeof(Entry)
+        self.searchers = <Searcher**>calloc(threads, sizeof(Searcher*))
+        if self.searchers == NULL:
+            raise MemoryError()
+        for i in range(threads):
+            self.searchers[i] = <Searcher*>calloc(1, sizeof(Searcher))
+            if self.searchers[i] == NULL:
+                raise MemoryError()
+            self.searchers[i].moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
+            self.searchers[i].scores = <int*>malloc(STACK_SIZE * sizeof(int))
+            self.searchers[i].order = <int*>malloc(STACK_SIZE * sizeof(int))
+            if self.searchers[i].moves == NULL or self.searchers[i].scores == NULL \
+                    or self.searchers[i].order == NULL:
+                raise MemoryError()
+
+    def __dealloc__(self):
+        cdef int i
+        if self.searchers != NULL:
+            for i in range(self.nthreads):
+                if self.searchers[i] != NULL:
+                    free(self.searchers[i].moves)
+                    free(self.searchers[i].scores)
+                    free(self.searchers[i].order)
+                    free(self.searchers[i])
+            free(self.searchers)
+        free(self.tt.entries)
+        free(self.stop_flag)
+
+    def clear(self):
+        """Forget every stored value (the table's memory stays): a new age, so that old
+        entries no longer match and are the first to be overwritten; a real wipe every
+        65,536 clears, when the age comes round. Refused while a solve runs."""
+        self.check_idle()
+        self.tt.age = (self.tt.age + 1) & 0xFFFF
+        self.tt.active_mask = min(self.tt.bucket_mask + 1, 1 << 12) - 1
+        self.tt.stores = 0
+        if self.tt.age == 0:
+            memset(self.tt.entries, 0, (self.tt.bucket_mask + 1) * BUCKET * sizeof(Entry))
+
+    def solve(self, hands, uint64_t table, int table_player, int current, int landlord, *,
+              int direction=1, int let=0, int landlord_plays=2, int farmer_plays=1,
+              bint score_mode=False, double time_limit=0.0, uint64_t node_limit=0,
+              int thread=0):
+        """(value, best move code or None, nodes, overflowed) of the position for the side
+        to act; value None when a limit stopped the search. thread: search with this
+        searcher (0..threads-1; the others are for lazy SMP helpers run by the caller)."""
+        cdef Pos pos
+        cdef Searcher* S
+        self.check_position(hands, table, table_player, current, landlord, direction, let,
+                            &pos)
+        pos.landlord_plays = min(max(landlord_plays, 0), 2)
+        pos.farmer_plays = min(max(farmer_plays, 0), 1)
+        if not 0 <= thread < self.nthreads:
+            raise ValueError(f"thread must be 0..{self.nthreads - 1}, not {thread}")
+        if time_limit < 0:
+            raise ValueError("time_limit must be >= 0")
+        S = self.searchers[thread]
+        if S.busy:  # two threads in one searcher would share its move stack and counters
+            raise RuntimeError(f"searcher {thread} is in use by another thread's solve")
+        S.busy = 1
+        try:
+            return self.run(S, &pos, score_mode, time_limit, node_limit, thread)
+        finally:
+            S.busy = 0
+
+    def check_idle(self):
+        """RuntimeError if a solve is running on any of the searchers."""
+        cdef int i
+        for i in range(self.nthreads):
+            if self.searchers[i].busy:
+                raise RuntimeError("the solver is in use by another thread's solve")
+
+    cdef object run(self, Searcher* S, Pos* p, bint score_mode, double time_limit,
+                    uint64_t node_limit, int thread):
+        cdef Pos pos = p[0]
+        cdef int value
+        cdef uint64_t best = 0
+        cdef bint found
+        S.rs = self.rs
+        S.tt = &self.tt
+        S.top = 0
+        S.nodes = 0
+        S.node_limit = node_limit
+        S.deadline = now() + time_limit if time_limit > 0 else 0.0
+        S.stop = self.stop_flag
+        S.aborted = 0
+        S.overflow = 0
+        S.score_mode = score_mode
+        S.spring = self.spring
+        S.noise = thread * 7919
+        if self.nthreads == 1:
+            self.stop_flag[0] = 0
+        with nogil:
+            value = search(S, &pos, -INFINITE if score_mode else -1, INFINITE if score_mode else 1)
+        if value == ABORT:
+            return None, None, S.nodes, bool(S.overflow)
+        if thread == 0 or not S.aborted:
+            self.stop_flag[0] = 1                # the helpers may stop
+        best = root_move(S, &pos, &found)
+        return value, best if found else None, S.nodes, False
+
+    def request_stop(self):
+        self.stop_flag[0] = 1
+
+    def reset_stop(self):
+        self.stop_flag[0] = 0
+
+    cdef int check_position(self, hands, uint64_t table, int table_player, int current,
+                            int landlord, int direction, int let, Pos* pos) except -1:
+        cdef int players = len(hands), seat
+        cdef uint64_t total = 0, hand
+        if players != 2 and players != 3:
+            raise ValueError(f"a position has 2 or 3 hands, not {players}")
+        memset(pos, 0, sizeof(Pos))
+        pos.players = players
+        for seat in range(players):
+            hand = hands[seat]
+            if not is_subset(hand, self.rs.deck):
+                raise ValueError(f"hand {seat} holds cards these rules' deck does not have")
+            if card_total(total) + card_total(hand) != card_total(total + hand) or \
+                    not is_subset(total + hand, self.rs.deck):
+                raise ValueError("the hands hold more cards of a rank than the deck has")
+            total += hand
+            pos.hands[seat] = hand
+        if not 0 <= current < players or not 0 <= landlord < players:
+            raise ValueError("current and landlord must be seats of the position")
+        for seat in range(players):
+            if pos.hands[seat] == 0:
+                raise ValueError(f"seat {seat} has no cards: the game is over")
+        if direction != 1 and direction != -1:
+            raise ValueError("direction is +1 or -1")
+        if let < 0 or (let > 0 and players != 2):
+            raise ValueError("a let count is for two seats only, and never negative")
+        if table == 0:
+            if table_player != -1:
+                raise ValueError("an empty table has no table_player (-1)")
+        else:
+            if not is_reading(table, &self.rs) or code_kind(table) == SKIP \
+                    or code_kind(table) == REVERSE:
+                raise ValueError("the table's move is not a move under these rules")
+            if not 0 <= table_player < players or table_player == current:
+                raise ValueError("table_player must be another seat than the one to act")
+        pos.table = table
+        pos.table_player = table_player
+        pos.current = current
+        pos.landlord = landlord
+        pos.direction = direction
+        pos.let = let
+        return 0
+
+    @property
+    def threads(self):
+        return self.nthreads
+
+    def stopped(self):
+        return bool(self.stop_flag[0])
+
+
+cdef uint64_t root_move(Searcher* S, const Pos* p, bint* found) noexcept nogil:
+    """The best move the table holds for the root (the move just searched)."""
+    cdef uint64_t key = pos_key(p, S.score_mode), data
+    cdef Sink sink
+    cdef int index
+    found[0] = False
+    if not probe(S.tt, key, &data):
+        return 0
+    index = <int>(data & 0xFFFF)
+    if index == NO_MOVE:
+        return 0
+    sink.out = S.moves
+    sink.cap = STACK_SIZE
+    sink.n = 0
+    generate(p.hands[p.current], p.table, &S.rs, &sink)
+    if index >= sink.n or sink.n > sink.cap:
+        return 0
+    found[0] = True
+    return S.moves[index]
+
+
+def state_position(bytes state):
+    """The position fields of a GameState's bytes (GameCore.state_bytes): (hands, table,
+    table_player, current, landlord, direction, let, landlord_plays, farmer_plays, bombs,
+    phase)."""
+    cdef GameState s
+    if len(state) != sizeof(GameState):
+        raise ValueError("not a game state")
+    memcpy(&s, <const char*>state, sizeof(GameState))
+    if s.players != 2 and s.players != 3:
+        raise ValueError("not a game state")
+    let = s.grabs if s.players == 2 else 0
+    return (tuple([s.hands[i] for i in range(s.players)]), s.table, s.table_player,
+            s.current, s.landlord, s.direction, let, s.landlord_plays, s.farmer_plays,
+            s.bombs, s.phase == PLAY)

@@ -1,0 +1,236 @@
+"""The command line on random and malformed arguments: no traceback, whatever is typed.
+
+A seeded generator writes argument lists for every command and subcommand: the command's
+own options with good, bad and missing values, options of other commands, unknown options,
+stray words, odd text (unicode digits, signs, exponents, whitespace, huge numbers), and for
+``play`` and ``uno play`` random lines on standard input. Good values stay small so that
+every run that is allowed to run ends in a moment; ``serve`` always gets a bad port last, so
+it never starts serving.
+
+Most cases run through ``ddz.cli.main`` in one fresh interpreter (a driver, isolated from the
+test runner); a sample runs as ``python -m ddz ...`` in subprocesses of its own, the way a
+shell runs it. A case fails when an exception other than ``SystemExit`` leaves ``main``, a
+traceback is printed, the exit status is not 0, 1 or 2, or an argument error (status 2)
+takes more than one line. ``DDZ_FUZZ_SEED`` and ``DDZ_FUZZ_CASES`` run other or more cases.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import run_isolated
+
+SEED = int(os.environ.get("DDZ_FUZZ_SEED", "20261201"))
+CASES = int(os.environ.get("DDZ_FUZZ_CASES", "160"))
+SHELL_CASES = max(CASES // 25, 1)  # a fresh interpreter each: about 0.4 s a case
+
+GOOD_INT = {
+    "--games": ["1", "2", "5", "7"],
+    "--seed": ["0", "1", "3", "18446744073709551615", "0007"],
+    "--agents": ["random", "greedy", "random,greedy", "greedy,random,random", " greedy "],
+    "--rules": ["classic", "two-player", "uno-landlord", "douzero", "endgame", "rlcard"],
+    "--seat": ["0", "1", "2"],
+    "--threads": ["1", "2"],
+    "--engine": ["auto", "core", "python"],
+    "--positions": ["1", "10", "40"],
+    "--repeats": ["1", "2"],
+    "--depth": ["1", "2", "3"],
+    "--first-player": ["0", "1", "2"],
+    "--actions": ["", "pass", "bid 1,pass", "bid 3", "call,grab", "pass,pass,pass"],
+    "--last": ["3", "55", "333+4", "34567", "XD", "pass", "4444+XD"],
+    "--players": ["2", "3", "4", "10"],
+    "--port": ["-1", "65536", "http", "99999999999999999999"],
+    "--host": ["", "::", "nosuch.invalid", "127.0.0.1"],
+}
+BAD = [
+    "-1", "0", "-0", "+3", "1e3", "0x10", "3.0", "nan", "inf", "", " ", "٣", "三", "10" * 30,
+    str(2**64), str(-(2**63)), str(10**15), "--", "-", "None", "true", "classic,", ",", ",,",
+    "a" * 200, "üñí", "$HOME", "'", '"', "\\", "\t", "1,2,3", "bid", "bid 9", "3333333", "XXDD",
+    "ZZ", "33kd", "55s",
+]  # fmt: skip
+OPTIONS = {
+    "moves": ["--last", "--rules"],
+    "classify": ["--rules"],
+    "bench": ["--positions", "--repeats", "--seed", "--games", "--rules"],
+    "simulate": ["--games", "--agents", "--seed", "--engine", "--threads", "--quiet", "--rules"],
+    "play": ["--seat", "--agents", "--seed", "--rules"],
+    "perft": ["--seed", "--first-player", "--actions", "--record", "--depth", "--divide",
+              "--rules"],
+    "serve": ["--port", "--host", "--verbose"],
+    "uno simulate": ["--games", "--seed", "--agents", "--json", "--players", "--rules"],
+    "uno play": ["--seed", "--seat", "--agents", "--players", "--rules"],
+}  # fmt: skip
+FLAGS = {"--quiet", "--divide", "--verbose", "--json"}
+POSITIONAL = {"moves": ["33344456789TJQKA2XD", "3", "", "33", "XD"], "classify": ["33334455"]}
+UNO_GOOD = {"--rules": ["lombardy", "standard"], "--games": ["1", "2"], "--seat": ["0", "1"]}
+INPUT_LINES = [
+    "?", "hint", "pass", "bid 1", "bid 3", "call", "grab", "33", "3", "XD", "34567", "1", "2",
+    "9", "0", "", "  ", "quit", "zz", "draw", "R5", "W r", "+4", "uno", "三", "-1", "1e9",
+]  # fmt: skip
+QUICK_BENCH = ["--games", "0", "--positions", "5", "--repeats", "1"]
+
+
+def option_value(option: str, command: str, rng: random.Random) -> list[str]:
+    if option in FLAGS:
+        return [option]
+    if option == "--record":
+        return [option, rng.choice(["{record}", "{junk}", "/no/such/file", "{directory}"])]
+    roll = rng.random()
+    if roll < 0.08:
+        return [option]  # the value is missing (or the next word is taken as it)
+    if roll < 0.7:
+        good = UNO_GOOD if command.startswith("uno") and option in UNO_GOOD else GOOD_INT
+        return [option, rng.choice(good.get(option, ["1"]))]
+    return [option, rng.choice(BAD)]
+
+
+def argv_for(command: str, rng: random.Random) -> list[str]:
+    words = command.split()
+    for word in POSITIONAL.get(command, []) and [rng.choice(POSITIONAL[command])]:
+        if rng.random() < 0.85:
+            words.append(word if rng.random() < 0.7 else rng.choice(BAD))
+    options = OPTIONS[command]
+    for _ in range(rng.randrange(0, 5)):
+        roll = rng.random()
+        if roll < 0.75:
+            words += option_value(rng.choice(options), command, rng)
+        elif roll < 0.85:
+            other = rng.choice(sorted({o for opts in OPTIONS.values() for o in opts}))
+            words += option_value(other, command, rng)
+        elif roll < 0.93:
+            words.append(rng.choice(["--nope", "-x", "--help=3", "---", "--games=", "-h5"]))
+        else:
+            words.append(rng.choice(BAD))
+    if command == "bench":
+        words[1:1] = QUICK_BENCH  # later options override: bad values still reach the parser
+    if command == "serve":
+        words += ["--port", rng.choice(GOOD_INT["--port"])]  # never a port it could serve on
+    return words
+
+
+def cases(count: int, seed: int) -> list[tuple[list[str], str]]:
+    """``count`` (argv, standard input) pairs over every command, from ``seed``."""
+    rng = random.Random(seed)
+    commands = [*OPTIONS, "uno", ""]
+    found: list[tuple[list[str], str]] = []
+    for index in range(count):
+        command = commands[index % len(commands)]
+        if command in ("uno", ""):
+            argv = [*command.split(), *(rng.choice([*BAD, "--help", "-h", "nothing"]),)]
+        else:
+            argv = argv_for(command, rng)
+        lines = [rng.choice(INPUT_LINES) for _ in range(rng.randrange(0, 12))]
+        found.append((argv, "\n".join(lines) + ("\n" if lines else "")))
+    return found
+
+
+def fill(argv: list[str], files: dict[str, str]) -> list[str]:
+    return [word.format(**files) if word.startswith("{") else word for word in argv]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    import ddz
+
+    game = ddz.Game(seed=5)
+    game.step("bid 3")
+    (tmp_path / "record.json").write_text(game.to_json(), encoding="utf-8")
+    (tmp_path / "junk.json").write_text('{"seed": "x", "history": [[', encoding="utf-8")
+    return {
+        "record": str(tmp_path / "record.json"),
+        "junk": str(tmp_path / "junk.json"),
+        "directory": str(tmp_path),
+    }
+
+
+DRIVER = """
+import contextlib, io, json, sys, traceback
+from ddz.cli import main
+
+with open(__CASES__, encoding="utf-8") as file:
+    batch = json.load(file)
+failures = []
+for argv, stdin in batch:
+    out, err = io.StringIO(), io.StringIO()
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(argv)
+    except SystemExit as exited:
+        status = exited.code if isinstance(exited.code, int) else 2
+    except BaseException:
+        failures.append([argv, stdin, traceback.format_exc()])
+        continue
+    failures += [[argv, stdin, why] for why in __CHECK__(status, err.getvalue())]
+print(json.dumps(failures))
+"""
+
+
+def check(status: int, err: str) -> list[str]:
+    """What is wrong with a run that ended with ``status`` and printed ``err``."""
+    problems = []
+    if "Traceback" in err:
+        problems.append(f"a traceback:\n{err}")
+    if status not in (0, 1, 2):
+        problems.append(f"exit status {status}:\n{err}")
+    if status == 2 and len(err.strip().splitlines()) != 1:
+        problems.append(f"an argument error that is not one line:\n{err}")
+    return problems
+
+
+def test_the_command_line_survives_random_arguments(files: dict[str, str], tmp_path: Path) -> None:
+    import inspect
+
+    batch = [(fill(argv, files), stdin) for argv, stdin in cases(CASES, SEED)]
+    (tmp_path / "cases.json").write_text(json.dumps(batch), encoding="utf-8")
+    driver = DRIVER.replace("__CHECK__", "check")
+    code = inspect.getsource(check) + driver.replace(
+        "__CASES__", repr(str(tmp_path / "cases.json"))
+    )
+    failures = json.loads(run_isolated(code, timeout=300).strip().splitlines()[-1])
+    assert not failures, "\n\n".join(
+        f"python -m ddz {' '.join(map(repr, argv))} (input {stdin!r}):\n{why}"
+        for argv, stdin, why in failures[:5]
+    )
+
+
+def test_the_command_line_survives_random_arguments_from_the_shell(
+    files: dict[str, str],
+) -> None:
+    for argv, stdin in cases(SHELL_CASES, SEED + 1):
+        argv = fill(argv, files)
+        done = subprocess.run(
+            [sys.executable, "-m", "ddz", *argv],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        problems = check(done.returncode, done.stderr)
+        assert not problems, f"python -m ddz {' '.join(map(repr, argv))}: {problems[0]}"
+
+
+def test_the_generator_reaches_every_command_and_both_outcomes() -> None:
+    """The cases are not all rejected by the parser: some run, some fail."""
+    generated = cases(CASES, SEED)
+    first_words = {argv[0] for argv, _ in generated if argv}
+    assert {command.split()[0] for command in OPTIONS} <= first_words
+    parsed = 0
+    from ddz.cli import build_parser
+
+    for argv, _ in generated:
+        if argv[:1] == ["uno"]:
+            continue
+        try:
+            build_parser().parse_args([word.replace("{", "") for word in argv])
+            parsed += 1
+        except SystemExit:
+            pass
+    assert 0.15 * CASES < parsed < 0.85 * CASES, parsed

@@ -1,0 +1,159 @@
+"""ddz.solve against the slow minimax of tests/solver_reference.py, on thousands of small
+positions under several rule sets, in win/loss and score mode; and the API's boundary."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+import ddz
+from tests import solver_reference as reference
+
+# positions per rule set (set DDZ_SOLVER_POSITIONS for a longer sweep)
+POSITIONS = int(os.environ.get("DDZ_SOLVER_POSITIONS", "200"))
+
+RULE_SETS = {
+    "classic": ddz.CLASSIC,
+    "two-player": ddz.TWO_PLAYER,
+    "uno-landlord": ddz.UNO_LANDLORD,
+    "douzero": ddz.DOUZERO,
+    # made up: loose kickers, short chains, no four + two, no spring
+    "made-up": ddz.CLASSIC.replace(
+        players=2,
+        four_with_two=False,
+        single_kickers_distinct=False,
+        kicker_matches_main=True,
+        rocket_as_kickers=True,
+        trio_as_wings=True,
+        max_straight=6,
+        max_pair_straight=4,
+        spring=False,
+        bidding=ddz.Bidding.RANDOM,
+    ),
+}
+
+
+def small_position(rules: ddz.Rules, seed: int, *, cards: int) -> ddz.Game | None:
+    """A play-phase position with few cards: a seeded deal of small hands, random bidding,
+    then random moves forward (None if the game ended or the deal was void)."""
+    rng = random.Random(seed)
+    hand = rng.randint(1, cards)
+    small = rules.replace(hand_size=hand, kitty_size=rng.randint(0, 3 - rules.players // 3))
+    game = ddz.Game(rules=small, seed=seed)
+    while game.phase == "bidding":
+        game.step(rng.choice(game.legal_actions()))
+    for _ in range(rng.randint(0, 4)):
+        if game.is_over:
+            break
+        child = game.copy()
+        child.step(rng.choice(game.legal_actions()))
+        if child.is_over:
+            break
+        game = child
+    return None if game.phase != "play" else game
+
+
+def check(game: ddz.Game, solver: ddz.Solver) -> None:
+    result = solver.solve(game, line=False)
+    assert result.value == reference.value_for_side_to_act(game), game.hands
+    scored = solver.solve(game, score=True, line=False)
+    expected = reference.value_for_side_to_act(game, score=True)
+    # the reference gives the side's payoff; the solver the score (a 3-seat landlord's
+    # payoff is twice the score)
+    factor = 2 if game.rules.players == 3 and game.current_player == game.landlord else 1
+    assert scored.score is not None and scored.score * factor == expected, game.hands
+    assert scored.value == result.value
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_agrees_with_minimax(name: str) -> None:
+    rules = RULE_SETS[name]
+    checked = 0
+    seed = 0
+    solvers: dict[ddz.Rules, ddz.Solver] = {}
+    while checked < POSITIONS:
+        seed += 1
+        game = small_position(rules, seed, cards=3 if rules.players == 3 else 4)
+        if game is None:
+            continue
+        solver = solvers.setdefault(game.rules, ddz.Solver(game.rules, memory_mb=1))
+        check(game, solver)
+        checked += 1
+
+
+def endgame(hands: list[str], **fields: object) -> ddz.Game:
+    fields.setdefault("landlord", 0)
+    fields.setdefault("to_act", 0)
+    return ddz.Game.from_position(ddz.ENDGAME, hands, **fields)  # type: ignore[arg-type]
+
+
+def test_the_line_plays_out_to_the_verdict() -> None:
+    solver = ddz.Solver(ddz.ENDGAME)
+    for seed in range(20):
+        game = ddz.Game(ddz.ENDGAME, seed=seed)
+        rng = random.Random(seed)
+        cards = list(str(game.hands[0]) + str(game.hands[1]))
+        rng.shuffle(cards)
+        game = endgame(["".join(cards[:6]), "".join(cards[6:12])])
+        result = solver.solve(game)
+        assert result.value in (1, -1) and result.move == result.line[0]
+        walk = game.copy()
+        for move in result.line:
+            walk.step(move)  # every move of the line is legal
+        assert walk.is_over
+        side_won = (walk.winner == walk.landlord) == (game.current_player == game.landlord)
+        assert side_won == (result.value == 1)
+        values = {str(m.move): m.value for m in solver.analyse(game)}
+        assert max(values.values()) == result.value
+        assert values[str(result.move)] == result.value or result.value == -1
+
+
+def test_limits_give_unknown() -> None:
+    game = ddz.Game(ddz.ENDGAME, seed=1)  # 17 v 17: more than 10 nodes
+    result = ddz.solve(game, node_limit=10)
+    assert result.value is None and result.move is None and result.line == ()
+    assert result.nodes >= 10
+    assert "unknown" in str(result)
+
+
+def test_threads_agree() -> None:
+    solver = ddz.Solver(ddz.ENDGAME, memory_mb=16, threads=2)
+    single = ddz.Solver(ddz.ENDGAME, memory_mb=16)
+    for seed in range(6):
+        game = ddz.Game(ddz.ENDGAME, seed=seed)
+        cards = str(game.hands[0])[:7], str(game.hands[1])[:7]
+        position = endgame(list(cards))
+        assert solver.solve(position).value == single.solve(position).value
+
+
+def test_score_mode_counts_bombs_and_spring() -> None:
+    # the landlord bombs, then goes out: no farmer card played, a spring: 1 x 2 x 2
+    game = endgame(["33334", "5"], bombs=0)
+    result = ddz.solve(game, score=True)
+    assert result.value == 1 and result.score == 4
+    assert [str(move) for move in result.line][:1] in (["3333"], ["33334"])
+
+
+def test_boundary() -> None:
+    game = ddz.Game(seed=1)  # bidding
+    with pytest.raises(ValueError, match="play phase"):
+        ddz.solve(game)
+    with pytest.raises(TypeError):
+        ddz.solve("33/44 landlord=0")  # type: ignore[arg-type]
+    position = endgame(["34", "5"])
+    with pytest.raises(ValueError, match="time_limit"):
+        ddz.solve(position, time_limit=-1)
+    with pytest.raises(ValueError, match="node_limit"):
+        ddz.solve(position, node_limit=0)
+    with pytest.raises(ValueError, match="memory_mb"):
+        ddz.solve(position, memory_mb=0)
+    with pytest.raises(ValueError, match="threads"):
+        ddz.solve(position, threads=0)
+    with pytest.raises(ValueError, match="rules"):
+        ddz.Solver(ddz.CLASSIC).solve(position)
+    over = endgame(["3", "5"])
+    over.step("3")
+    with pytest.raises(ValueError, match="play phase"):
+        ddz.solve(over)
