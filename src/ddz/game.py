@@ -641,11 +641,11 @@ class Game:
         ``int`` or numpy integer, as in :meth:`step`). :class:`ddz.errors.ActionTypeError`
         (an IllegalMoveError and a TypeError) for a value of another type."""
         if _is_index(action):
-            from ddz.actions import action_space  # ddz.actions imports this module
-
             index = int(action)
-            self._code_of(index)  # the range check and its message
-            action = action_space(self.rules).action(index)
+            code, _ = self._code_of(index)  # the range check and its message
+            # ddz.ActionSpace's numbering: the five bidding actions come last
+            bidding = index >= self.rules.num_actions - 5  # bid 1..3, call, grab
+            action = Bid.from_code(code) if bidding else Move.from_code(code)
         if isinstance(action, (Move, Bid)):
             # The pass is one action in both phases: give it the phase's own type, so that
             # records read the same however it was passed in.
