@@ -37,7 +37,7 @@ import numpy.typing as npt
 from ddz import _records
 from ddz._core import actions as _actions
 from ddz._core import game as _core
-from ddz.cards import Cards, CardsLike
+from ddz.cards import SYMBOLS, Cards, CardsLike
 from ddz.errors import (
     MAX_RECORD,
     ActionTypeError,
@@ -1156,6 +1156,20 @@ def _at_position(text: str, rules: Rules, field: str) -> Game:
         raise RecordError(str(error), field=field) from None
 
 
+def _too_many(hands: Sequence[Cards], kitty: Cards) -> str:
+    """Which card a deal holds more of than one deck has, and where: the message for a
+    deal whose parts overlap."""
+    parts = [(f"hand {seat}", hand) for seat, hand in enumerate(hands)] + [("the kitty", kitty)]
+    for card in SYMBOLS:
+        held = [(name, cards.count(card)) for name, cards in parts if cards.count(card)]
+        total = sum(count for _, count in held)
+        most = 1 if card in "XD" else 2 if card in "SV" else 4  # jokers; Skips, Reverses
+        if total > most:
+            where = ", ".join(f"{name} {count}" for name, count in held)
+            return f"the deal holds {total} of {card} ({where}); a deck holds {most}"
+    return "the deal holds a card more often than a deck does"
+
+
 def _check_deal(
     deal: tuple[Sequence[CardsLike], CardsLike], rules: Rules
 ) -> tuple[list[Cards], Cards]:
@@ -1174,7 +1188,7 @@ def _check_deal(
         try:
             total = total + hand
         except ValueError:
-            raise ValueError("the deal holds a card twice") from None
+            raise ValueError(_too_many(hands, kitty)) from None
     if not total <= rules.deck:
         raise ValueError(f"the deal holds cards the deck of these rules does not have: {total}")
     return hands, kitty
