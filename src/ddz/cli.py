@@ -8,7 +8,8 @@
     how fast this machine generates moves, through each entry point, and plays random
     games through the Python loop.
 ``simulate [--games N] [--agents random,greedy] [--seed S] [--rules NAME]``
-    an arena: the agents play the same deals from every seat; WP and ADP per agent.
+    an arena: the agents play the same deals from every seat; WP and ADP per agent (agents:
+    random, greedy, and the search agents pimc and solver, ``ddz.search_agents``).
 ``play [--seat 0] [--agents greedy,greedy] [--seed S] [--rules NAME]``
     play a game in the terminal against agents.
 ``perft [--seed S] [--first-player P] [--actions A,B] [--record FILE] --depth D [--divide]``
@@ -517,7 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
     play_.add_argument(
         "--agents",
         default="greedy",
-        help="the agents in the other seats, in seat order; one name fills them all",
+        help=f"the agents in the other seats, in seat order, of {', '.join(AGENTS)}; one name "
+        "fills them all (default greedy)",
     )
     play_.add_argument("--seed", type=SEED, default=None, help="the deal (default: a new one)")
     perft = commands.add_parser(

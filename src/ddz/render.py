@@ -121,6 +121,7 @@ class TableView:
     hands: tuple[Cards | None, ...]
     kitty: Cards | None
     kitty_size: int
+    set_aside: Cards | None  # cards out of play (two-player's undealt cards), every-hand view only
     table: Move | None
     table_player: int | None
     trick: tuple[ActionRecord, ...]  # the bids so far while bidding
@@ -159,6 +160,9 @@ def view(game: Game | Observation, *, seat: int | None = None) -> TableView:
         hands=tuple(h if seat is None or p == seat else None for p, h in enumerate(hands)),
         kitty=kitty,
         kitty_size=len(game.kitty),
+        # a dealt game's cards out of play (two-player's 9); a position's unmentioned cards
+        # are most of the deck and say nothing, so they stay out of the picture
+        set_aside=game.set_aside if seat is None and game._position is None else None,
         table=game.table,
         table_player=game.table_player,
         trick=tuple(game.history if game.phase == "bidding" else last_trick(game)),
@@ -185,6 +189,7 @@ def _observation_view(seen: Observation) -> TableView:
         hands=tuple(seen.hand if p == seen.player else None for p in range(players)),
         kitty=seen.kitty,
         kitty_size=len(seen.kitty) if seen.kitty is not None else 0,
+        set_aside=None,  # a seat never sees the cards out of play
         table=seen.table,
         table_player=seen.table_player,
         trick=tuple(record for record in seen.history if record.phase == "play")[-players:],
@@ -229,6 +234,8 @@ def text(game: Game | Observation | TableView, *, seat: int | None = None) -> st
         lines.append(f"kitty   {grouped(seen.kitty)}")
     elif seen.kitty_size:
         lines.append(f"kitty   {seen.kitty_size} cards, face down")
+    if seen.set_aside:
+        lines.append(f"aside   {grouped(seen.set_aside)}  (out of play)")
     if seen.phase == "play":
         if seen.table is None:
             lines.append(f"to beat -  (seat {seen.current} leads)")
