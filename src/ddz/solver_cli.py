@@ -540,10 +540,11 @@ def play_puzzle(
     you = _side_name(game, next(iter(mine)))
     them = _side_name(game, next(p for p in range(players) if p not in mine))
     write(f"puzzle   {position}")
-    write(f"You play {you}; the solver plays {them}. Every hand is open.")
+    write(f"You play {you}; the solver plays {them}.")
     write(
-        "Type a move in the notation (3, 55, 333+4, 34567, XD, pass); '?' lists your legal\n"
-        "moves, 'hint' asks the solver, 'undo' takes your last move back, 'quit' leaves."
+        "Every hand is open. Type a move in the notation (3, 55, 333+4, 34567, XD, pass);\n"
+        "'?' lists your legal moves, 'hint' asks the solver, 'undo' takes your last move\n"
+        "back, 'quit' leaves."
     )
     shown = False
     while not game.is_over:
