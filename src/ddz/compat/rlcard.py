@@ -416,16 +416,28 @@ def make(env_id: str, config: dict[str, Any] | None = None) -> Any:
     return _ENVIRONMENTS[name]({**DEFAULT_CONFIG, **(config or {})})
 
 
-def register() -> list[str]:
+def register(replace: bool = False) -> list[str]:
     """Register the drop-in with RLCard as ``"ddz-doudizhu"`` (once a process), so that
-    ``rlcard.make("ddz-doudizhu")`` returns :class:`DoudizhuEnv`; returns the ids. Needs
-    ``rlcard`` installed."""
+    ``rlcard.make("ddz-doudizhu")`` returns :class:`DoudizhuEnv`; returns the ids. With
+    ``replace=True``, RLCard's own ``"doudizhu"`` is pointed at the drop-in too, so that a
+    script that makes ``rlcard.make("doudizhu")`` (RLCard's examples, whose ``--env`` takes
+    only RLCard's names) trains on ddz unchanged. Needs ``rlcard`` installed.
+
+    The registry is the process's: code that makes environments in worker processes
+    started with the spawn method must register there too (call this at the top level of
+    the script the workers import, not under ``if __name__ == "__main__"``).
+    """
     registration = importlib.import_module("rlcard.envs.registration")
 
     ids = []
     for name, cls in _ENVIRONMENTS.items():
+        entry_point = f"{__name__}:{cls.__name__}"
         env_id = f"ddz-{name}"
         if env_id not in registration.registry.env_specs:
-            registration.register(env_id=env_id, entry_point=f"{__name__}:{cls.__name__}")
+            registration.register(env_id=env_id, entry_point=entry_point)
         ids.append(env_id)
+        if replace:
+            # RLCard's registry refuses a second register() of an id: replace the spec
+            registration.registry.env_specs[name] = registration.EnvSpec(name, entry_point)
+            ids.append(name)
     return ids
