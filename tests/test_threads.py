@@ -286,6 +286,7 @@ class _CoreThatLetsAnotherThreadIn:
         self.games = games
         self.actions = actions
         self.armed = True
+        self.thread: threading.Thread | None = None
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.real, name)
@@ -334,6 +335,7 @@ def test_vector_game_scratch_is_one_callers_at_a_time(read: str) -> None:
     else:
         games.legal_action_mask(copy=False)
         assert np.array_equal(watch.left_with[threading.get_ident()], before_mask)
+    assert core.thread is not None
     core.thread.join()
     games._core = core.real
     games._scratch = watch.real

@@ -202,15 +202,40 @@ def observation_layout(history: int = HISTORY) -> tuple[tuple[str, int], ...]:
     return (*OBSERVATION_LAYOUT, ("bombs", 1), ("history", entry * history))
 
 
+_SIZES: dict[int, int] = {}  # observation_size by history, filled as histories are asked for
+
+
 def observation_size(history: int = HISTORY) -> int:
     """Entries of the core's observation vector with ``history`` past moves."""
-    return sum(width for _, width in observation_layout(history))
+    if history.__class__ is int:  # (not True for 1: the layout refuses a bool)
+        size = _SIZES.get(history)
+        if size is not None:
+            return size
+    size = sum(width for _, width in observation_layout(history))
+    _SIZES[history] = size  # observation_layout checked it: an int in range
+    return size
 
 
 @functools.lru_cache(maxsize=32)
 def action_index(rules: Rules) -> _actions.ActionIndex:
     """The core's code -> index table of ``rules``' action space, built once (read-only)."""
     return _actions.ActionIndex(np.ascontiguousarray(action_codes(rules)))
+
+
+# The last rule set's action tables, found by identity: a lookup in action_index's and
+# action_codes' caches hashes every field of the Rules (about 2 us), which a learner's loop
+# (legal_indices, step(index)) would pay on every step.
+_LAST_TABLES: tuple[Rules, _actions.ActionIndex, npt.NDArray[np.uint64]] | None = None
+
+
+def _tables(rules: Rules) -> tuple[Rules, _actions.ActionIndex, npt.NDArray[np.uint64]]:
+    """``(rules, action_index(rules), action_codes(rules))``."""
+    global _LAST_TABLES
+    last = _LAST_TABLES
+    if last is None or last[0] is not rules:
+        last = (rules, action_index(rules), action_codes(rules))
+        _LAST_TABLES = last  # one assignment: a thread reads the old tuple or the new
+    return last
 
 
 @dataclasses.dataclass(frozen=True)
@@ -622,11 +647,12 @@ class Game:
         >>> [str(ddz.ActionSpace(game.rules).action(int(i))) for i in game.legal_indices()]
         ['pass', 'bid 1', 'bid 2', 'bid 3']
         """
+        index = _tables(self.rules)[1]
         out = np.empty(256, dtype=np.int64)
-        count = self._core.legal_indices_into(action_index(self.rules), out)
+        count = self._core.legal_indices_into(index, out)
         if count > len(out):
             out = np.empty(count, dtype=np.int64)
-            count = self._core.legal_indices_into(action_index(self.rules), out)
+            count = self._core.legal_indices_into(index, out)
         return out[:count]
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
@@ -768,7 +794,7 @@ class Game:
     def _code_of(self, action: Action | str | int) -> tuple[int, Action | None]:
         """(core code, action object or None) of what step/push/why_illegal accept."""
         if _is_index(action):
-            codes = action_codes(self.rules)  # ddz.ActionSpace's numbering, built once
+            codes = _tables(self.rules)[2]  # ddz.ActionSpace's numbering, built once
             index = operator.index(action)
             if not 0 <= index < len(codes):
                 raise IllegalMoveError(
