@@ -177,3 +177,11 @@ def test_a_position_without_a_kitty() -> None:
     game.step("pass")
     assert "trick   0: pass" in str(game)  # the move set up with the position is no action
     assert "kitty" not in ddz.svg.table(game)
+
+
+def test_the_score_line_names_only_what_made_the_score() -> None:
+    puzzle = ddz.Game.from_position(ddz.ENDGAME, ["3KK", "44A"], landlord=0, to_act=0)
+    assert "score   x1" in str(puzzle).splitlines()  # no bidding: nothing was called
+    two = ddz.Game(rules=ddz.TWO_PLAYER, seed=3)
+    two.step(two.legal_actions()[-1])
+    assert "called" in str(two)  # call/grab bidding names the call

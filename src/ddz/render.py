@@ -264,8 +264,10 @@ def _score(game: Game) -> str:
         return "no bid yet"
     if game.rules.bidding is Bidding.POINTS:
         parts = [f"bid {game.bid}"] if game.bid else []
-    else:
+    elif game.rules.bidding is Bidding.CALL_GRAB:
         parts = ["called"]
+    else:
+        parts = []  # a landlord drawn at random (or a puzzle's): nobody bid, the base is 1
     if game.grabs:
         parts.append(f"{game.grabs} grab{'s' if game.grabs > 1 else ''}")
         if game.rules.players == 2:
