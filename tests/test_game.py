@@ -647,3 +647,16 @@ def test_observation_fields() -> None:
                     played[history[ply].player] += action.cards
     with pytest.raises(ValueError):
         Game(seed=1).observation(3)
+
+
+def test_a_deal_holding_a_card_too_often_names_the_card_and_where() -> None:
+    game = ddz.Game(seed=1)
+    hands = [str(hand) for hand in game.hands]
+    with pytest.raises(ValueError) as error:
+        ddz.Game(deal=(hands, hands[0][:3]))  # the kitty repeats three of hand 0's cards
+    card = hands[0][0]
+    holders = [f"hand {seat} {hand.count(card)}" for seat, hand in enumerate(hands) if card in hand]
+    message = str(error.value)
+    assert message.startswith("the deal holds ")
+    assert f" of {card} (" in message and ", ".join(holders) in message
+    assert message.endswith("a deck holds 4") or message.endswith("a deck holds 1")

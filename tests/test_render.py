@@ -85,6 +85,19 @@ def test_the_kitty_is_hidden_from_a_seat_until_the_landlord_takes_it() -> None:
     assert "kitty   88 K" in render.text(game, seat=0)
 
 
+def test_the_cards_out_of_play_show_in_the_every_hand_view_only() -> None:
+    game = ddz.Game(rules=ddz.TWO_PLAYER, seed=3)
+    assert len(game.set_aside) == 9
+    aside = f"aside   {render.grouped(game.set_aside)}  (out of play)"
+    assert aside in str(game).splitlines()
+    assert all("aside" not in render.text(game, seat=seat) for seat in range(2))
+    assert "aside" not in str(game.observation(0))
+    assert "aside" not in str(ddz.Game(seed=3))  # classic deals every card
+    # a position's unmentioned cards are most of the deck: not drawn
+    position = ddz.Game.from_position(ddz.ENDGAME, ["3KK", "44A"], landlord=0, to_act=0)
+    assert "aside" not in str(position)
+
+
 def test_the_trick_is_the_current_one_from_its_lead() -> None:
     game = ddz.Game(seed=7)
     for action in ["bid 3", "44", "66"]:

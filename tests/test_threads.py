@@ -259,9 +259,19 @@ class _CoreThatLetsAnotherThreadIn:
         self.games = games
         self.actions = actions
         self.armed = True
+        # the own mask is the vector's, rewritten in place by the second thread's call once
+        # the first call has returned: that rewrite waits until the first caller has compared
+        # what its call returned (else the comparison races it and fails at random)
+        self.checked = threading.Event()
+        self.thread: threading.Thread | None = None
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.real, name)
+
+    def mark(self, *arguments: object) -> object:
+        if threading.current_thread() is self.thread:
+            self.checked.wait(5.0)
+        return self.real.mark(*arguments)
 
     def legal_indices(self, out: np.ndarray, offsets: np.ndarray) -> int:
         total: int = self.real.legal_indices(out, offsets)
@@ -300,6 +310,8 @@ def test_vector_game_scratch_is_one_callers_at_a_time(read: str) -> None:
         assert np.array_equal(offsets, before_offsets)
     else:
         assert np.array_equal(games.legal_action_mask(copy=False), before_mask)
+    core.checked.set()
+    assert core.thread is not None
     core.thread.join()
     games._core = core.real
     assert games.state_bytes() == reference.state_bytes()

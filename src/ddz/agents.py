@@ -6,7 +6,11 @@ hand, the others' card counts, the cards played, the table, the landlord, the ki
 shown, bids, the history and ``legal_actions``, one of which it returns. An agent that needs
 the whole game (a solver that reads every hand, an oracle for experiments) says so with the
 class attribute ``perfect_information = True`` and is given the :class:`ddz.Game` instead.
-:func:`choose` asks either kind; the arena, ``simulate`` and the command line use it.
+An ordinary agent that needs the rules (they are public: a search agent samples worlds and
+plays them out under them) may have a method ``set_rules(rules)``, which :func:`choose` calls
+with the game's rules before ``act``. :func:`choose` asks either kind; the arena,
+``simulate`` and the command line use it. The search agents, ``SolverAgent`` and
+``PIMCAgent``, live in :mod:`ddz.search_agents` and are registered here too.
 
 >>> import ddz
 >>> from ddz.agents import GreedyAgent, RandomAgent, choose, make_agent
@@ -31,6 +35,7 @@ from ddz._core import moves as _core
 from ddz.cards import Cards
 from ddz.game import Action, Game, Observation
 from ddz.moves import PASS, Move, MoveType
+from ddz.search_agents import PIMCAgent, SolverAgent
 
 __all__ = [
     "AGENTS",
@@ -38,8 +43,10 @@ __all__ = [
     "AgentFactory",
     "AnyAgent",
     "GreedyAgent",
+    "PIMCAgent",
     "PerfectInformationAgent",
     "RandomAgent",
+    "SolverAgent",
     "choose",
     "make_agent",
 ]
@@ -92,6 +99,9 @@ def choose(agent: AnyAgent, game: Game) -> Action:
         raise ValueError("the game is over: no seat is to act")
     if getattr(agent, "perfect_information", False) is True:
         return agent.act(game)  # type: ignore[arg-type]
+    set_rules = getattr(agent, "set_rules", None)
+    if set_rules is not None:
+        set_rules(game.rules)  # public knowledge, which an observation does not hold
     return agent.act(game.observation(seat))  # type: ignore[arg-type]
 
 
@@ -421,8 +431,14 @@ def _is_one_move(cards: int, codes: list[int]) -> bool:
     return any(code & _CARDS == cards for code in codes)
 
 
-AGENTS: dict[str, AgentFactory] = {"random": RandomAgent, "greedy": GreedyAgent}
-"""The agents by the names the arena and the command line use."""
+AGENTS: dict[str, AgentFactory] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "pimc": PIMCAgent,
+    "solver": SolverAgent,
+}
+"""The agents by the names the arena and the command line use (each made with its default
+parameters: ``ddz.search_agents`` documents those of ``pimc`` and ``solver``)."""
 
 
 def make_agent(name: str, seed: int | None = None) -> AnyAgent:
@@ -433,7 +449,7 @@ def make_agent(name: str, seed: int | None = None) -> AnyAgent:
     >>> make_agent("clever")
     Traceback (most recent call last):
     ...
-    ValueError: no agent 'clever'; the agents are: random, greedy
+    ValueError: no agent 'clever'; the agents are: random, greedy, pimc, solver
     """
     try:
         factory = AGENTS[name]

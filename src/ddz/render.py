@@ -25,13 +25,23 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Sequence
 
 from ddz.cards import Cards
 from ddz.game import ActionRecord, Game, Observation
 from ddz.moves import Move
 from ddz.rules import PRESETS, Bidding, Rules
 
-__all__ = ["TableView", "grouped", "last_trick", "role", "rules_name", "text", "view"]
+__all__ = [
+    "TableView",
+    "grouped",
+    "last_trick",
+    "role",
+    "rules_name",
+    "text",
+    "view",
+    "wrap_items",
+]
 
 
 def grouped(cards: Cards) -> str:
@@ -42,6 +52,22 @@ def grouped(cards: Cards) -> str:
     ('3 44 5 TT X D', '-')
     """
     return " ".join("".join(group) for _, group in itertools.groupby(str(cards))) or "-"
+
+
+def wrap_items(heading: str, items: Sequence[str], width: int = 78) -> str:
+    """``heading`` and the items two spaces apart, in lines of at most ``width``, never
+    breaking an item (``bid 2`` holds a space).
+
+    >>> print(wrap_items("legal (3):", ["pass", "bid 1", "bid 2"], width=24))
+    legal (3): pass  bid 1
+      bid 2
+    """
+    lines = [heading + " "]
+    for item in items:
+        if len(lines[-1]) + len(item) > width:
+            lines.append(" ")
+        lines[-1] += item + "  "
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def rules_name(rules: Rules) -> str:
@@ -95,6 +121,7 @@ class TableView:
     hands: tuple[Cards | None, ...]
     kitty: Cards | None
     kitty_size: int
+    set_aside: Cards | None  # cards out of play (two-player's undealt cards), every-hand view only
     table: Move | None
     table_player: int | None
     trick: tuple[ActionRecord, ...]  # the bids so far while bidding
@@ -133,6 +160,9 @@ def view(game: Game | Observation, *, seat: int | None = None) -> TableView:
         hands=tuple(h if seat is None or p == seat else None for p, h in enumerate(hands)),
         kitty=kitty,
         kitty_size=len(game.kitty),
+        # a dealt game's cards out of play (two-player's 9); a position's unmentioned cards
+        # are most of the deck and say nothing, so they stay out of the picture
+        set_aside=game.set_aside if seat is None and game._position is None else None,
         table=game.table,
         table_player=game.table_player,
         trick=tuple(game.history if game.phase == "bidding" else last_trick(game)),
@@ -159,6 +189,7 @@ def _observation_view(seen: Observation) -> TableView:
         hands=tuple(seen.hand if p == seen.player else None for p in range(players)),
         kitty=seen.kitty,
         kitty_size=len(seen.kitty) if seen.kitty is not None else 0,
+        set_aside=None,  # a seat never sees the cards out of play
         table=seen.table,
         table_player=seen.table_player,
         trick=tuple(record for record in seen.history if record.phase == "play")[-players:],
@@ -203,6 +234,8 @@ def text(game: Game | Observation | TableView, *, seat: int | None = None) -> st
         lines.append(f"kitty   {grouped(seen.kitty)}")
     elif seen.kitty_size:
         lines.append(f"kitty   {seen.kitty_size} cards, face down")
+    if seen.set_aside:
+        lines.append(f"aside   {grouped(seen.set_aside)}  (out of play)")
     if seen.phase == "play":
         if seen.table is None:
             lines.append(f"to beat -  (seat {seen.current} leads)")

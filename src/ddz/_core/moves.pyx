@@ -187,7 +187,9 @@ cdef tuple MOVE_TYPES = tuple(MoveType)
 cdef str SYMBOL_TEXT = "3456789TJQKA2XDSV"
 
 
-cdef str cards_text(uint64_t cards):
+cdef str symbols_of(uint64_t cards):
+    # a valid card set's text, for Move.__str__ (a C call); cards_text below is the public,
+    # message-safe form that also writes impossible counts
     cdef list chars = []
     cdef int rank
     cdef unsigned m
@@ -220,12 +222,13 @@ cdef class Move:
 
     @staticmethod
     def from_code(code):
-        """The move of a core move code (``docs/layout.md``); ValueError if it is none."""
+        """The move of a core move code (``docs/layout.md``): an ``int`` or numpy integer
+        (TypeError for another type, a ``bool`` too); ValueError if it is no move."""
         cdef RuleSet rs
         if type(code) is int:
             pass                        # the common case; the ABC check below costs ~0.3 us
         elif isinstance(code, bool) or not isinstance(code, numbers.Integral):
-            raise ValueError(f"a move code is an integer, not {_shorten(code)}")
+            raise TypeError(f"a move code is an integer, not {_shorten(code)}")
         code = operator.index(code)     # numpy's integers are integers too
         if not 0 <= code < (1 << 64):
             raise ValueError(f"{_shorten(code)} is not a move code")
@@ -306,8 +309,8 @@ cdef class Move:
             return "pass"
         main = main_cards(self.code)
         if main == code_cards(self.code):
-            return cards_text(main)
-        return cards_text(main) + "+" + cards_text(code_cards(self.code) - main)
+            return symbols_of(main)
+        return symbols_of(main) + "+" + symbols_of(code_cards(self.code) - main)
 
     def __repr__(self):
         return f"Move.parse({str(self)!r})"
@@ -398,13 +401,10 @@ def cards_text(uint64_t cards):
     for digit in range(NUM_DIGITS):
         count = (cards >> (3 * digit)) & 7
         if count > 4:
-            parts.append(f"{_SYMBOLS[digit]}[{count}]")
+            parts.append(f"{SYMBOL_TEXT[digit]}[{count}]")
         else:
-            parts.append(_SYMBOLS[digit] * count)
+            parts.append(SYMBOL_TEXT[digit] * count)
     return "".join(parts)
-
-
-_SYMBOLS = "3456789TJQKA2XDSV"       # ddz.cards.SYMBOLS: one symbol a digit
 
 
 cdef inline int check_table(uint64_t table, const RuleSet* rs) except -1:

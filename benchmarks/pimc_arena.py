@@ -1,0 +1,162 @@
+"""PIMCAgent against GreedyAgent in the arena: WP and ADP with 95% intervals, and the time
+PIMC takes a decision.
+
+    python benchmarks/pimc_arena.py [--deals 300] [--seed 1] [--rules classic two-player]
+                                    [--worlds 40] [--playouts 2000] [--exact-cards 16]
+                                    [--node-limit 5000] [--json PATH]
+
+Every deal is played under every seating (``ddz.arena.run_arena``): classic rules, PIMC alone
+against two greedy farmers or landlord from every seat and two PIMC copies against one
+greedy from every seat (six seatings a deal); two-player, ``pimc greedy`` and
+``greedy pimc``. The intervals are over deals (docs/agents.md, "The metrics").
+
+Time: every call of ``PIMCAgent.act`` is timed with ``time.perf_counter`` (the observation
+is built before, by the arena); reported as median, 95th percentile and maximum in
+milliseconds, over every decision PIMC was asked for, and over those with a choice (two or
+more legal actions; a forced action returns at once). Single-threaded, in one process;
+the machine's load shows in the maximum more than in the median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+import ddz
+from ddz.agents import AGENTS, AgentFactory, AnyAgent
+from ddz.arena import run_arena
+from ddz.game import Action, Observation
+from ddz.rules import PRESETS
+from ddz.search_agents import PIMCAgent
+
+
+class Timed:
+    """A PIMCAgent whose every decision is timed (the arena sees an ordinary agent)."""
+
+    def __init__(self, agent: PIMCAgent, times: list[float], choices: list[float]) -> None:
+        self.agent = agent
+        self.times = times
+        self.choices = choices
+
+    def set_rules(self, rules: ddz.Rules) -> None:
+        self.agent.set_rules(rules)
+
+    def act(self, observation: Observation) -> Action:
+        start = time.perf_counter()
+        action = self.agent.act(observation)
+        spent = time.perf_counter() - start
+        self.times.append(spent)
+        if len(observation.legal_actions) > 1:
+            self.choices.append(spent)
+        return action
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"n": 0, "median_ms": 0.0, "p95_ms": 0.0, "max_ms": 0.0}
+    return {
+        "n": len(values),
+        "median_ms": 1e3 * statistics.median(values),
+        "p95_ms": 1e3 * percentile(values, 0.95),
+        "max_ms": 1e3 * max(values),
+    }
+
+
+def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
+    times: list[float] = []
+    choices: list[float] = []
+    options = {
+        "worlds": args.worlds,
+        "playouts": args.playouts,
+        "exact_cards": args.exact_cards,
+        "node_limit": args.node_limit,
+    }
+
+    def make(seed: int | None) -> AnyAgent:
+        return Timed(PIMCAgent(seed, **options), times, choices)
+
+    registry: dict[str, AgentFactory] = {"greedy": AGENTS["greedy"], "pimc": make}
+    rules = PRESETS[rules_name]
+
+    def progress(done: int, deals: int) -> None:
+        if not args.quiet:
+            print(f"\r{rules_name}: {done}/{deals} deals", end="", file=sys.stderr, flush=True)
+
+    start = time.perf_counter()
+    result = run_arena(
+        ["pimc", "greedy"],
+        deals=args.deals,
+        seed=args.seed,
+        rules=rules,
+        registry=registry,
+        progress=progress,
+    )
+    seconds = time.perf_counter() - start
+    if not args.quiet:
+        print(file=sys.stderr)
+    pimc = result["pimc"]
+    return {
+        "rules": rules_name,
+        "deals": args.deals,
+        "games": result.games,
+        "seed": args.seed,
+        "options": options,
+        "wp": pimc.wp,
+        "wp_ci": pimc.wp_ci,
+        "adp": pimc.adp,
+        "adp_ci": pimc.adp_ci,
+        "landlord_wp": pimc.landlord_wp,
+        "farmer_wp": pimc.farmer_wp,
+        "decisions": summary(times),
+        "choices": summary(choices),
+        "seconds": seconds,
+        "table": result.table(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", nargs="+", default=["classic", "two-player"], choices=PRESETS)
+    parser.add_argument("--worlds", type=int, default=40)
+    parser.add_argument("--playouts", type=int, default=2000)
+    parser.add_argument("--exact-cards", type=int, default=16)
+    parser.add_argument("--node-limit", type=int, default=5000)
+    parser.add_argument("--json", help="write every figure to this file")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    results = [run(name, args) for name in args.rules]
+    print(
+        "| rules | deals | games | PIMC WP | ±95% | PIMC ADP | ±95% | ms/decision median / p95 "
+        "/ max | with a choice: median / p95 / max |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    for r in results:
+        d, c = r["decisions"], r["choices"]
+        print(
+            f"| {r['rules']} | {r['deals']} | {r['games']} | {r['wp']:.1f}% | {r['wp_ci']:.1f} "
+            f"| {r['adp']:+.2f} | {r['adp_ci']:.2f} | {d['median_ms']:.2f} / {d['p95_ms']:.1f} / "
+            f"{d['max_ms']:.1f} | {c['median_ms']:.2f} / {c['p95_ms']:.1f} / {c['max_ms']:.1f} |"
+        )
+    for r in results:
+        print()
+        print(r["table"])
+        print(f"({r['seconds']:.0f} s)")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(results, out, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

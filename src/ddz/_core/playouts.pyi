@@ -1,0 +1,18 @@
+"""Type stubs for the compiled greedy playouts (ddz/_core/playouts.pyx)."""
+
+from typing import Any
+
+MAX_WORLDS: int
+MAX_CANDIDATES: int
+
+def greedy_playouts(
+    rules: Any,
+    state: bytes,
+    hands: Any,
+    kitty: Any,
+    actions: Any,
+    seat: int,
+    out: Any,
+    seed: int = 0,
+    epsilon: int = 0,
+) -> None: ...

@@ -1,0 +1,156 @@
+# cython: language_level=3, cdivision=True
+"""Greedy playouts, in C: the evaluation behind ddz.agents.PIMCAgent.
+
+``greedy_playouts`` takes one game state (the decision point, as GameCore.state_bytes()),
+n sampled worlds (every seat's hand, and the kitty while bidding) and m candidate actions
+of the player to act. For each world and each action it puts the world's cards into the
+state, takes the action, lets every seat play the greedy agent (greedy.pxd, the same choice
+as ddz.agents.GreedyAgent) to the end of the game and records one seat's payoff. n x m
+whole games without the GIL and without a Python object: a 20-card classic endgame plays out
+in a few microseconds.
+
+``epsilon`` (per mille) makes a playout's players take a uniformly random legal action
+instead of the greedy one that often, from a generator seeded by ``seed`` and the world's
+index, so results never depend on anything but the arguments.
+
+Every input is checked before the loop (shapes, the state, each world's cards against the
+rules' deck, each action's legality in each world): nothing given here can crash the core.
+"""
+
+from libc.stdint cimport uint64_t, int64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+
+from ddz._core.layout cimport *
+from ddz._core.ruleset cimport *
+from ddz._core.readings cimport *
+from ddz._core.generator cimport *
+from ddz._core.rng cimport below, splitmix64
+from ddz._core.state cimport *
+from ddz._core.greedy cimport greedy_action
+
+cdef enum:
+    CODES = 4096            # legal moves a turn holds on the stack (more: the heap)
+
+MAX_WORLDS = 1 << 16
+MAX_CANDIDATES = 1 << 16
+
+
+cdef inline uint64_t random_action(const GameState* s, const GameConfig* cfg, uint64_t* codes,
+                                   uint64_t* rng) noexcept nogil:
+    """A uniformly random legal action of the player to act (0 when the game is over)."""
+    cdef Sink sink
+    cdef int n
+    cdef uint64_t* heap
+    cdef uint64_t chosen
+    if s.phase == BIDDING:
+        n = bidding_actions(s, cfg, codes)
+        return codes[below(rng, n)]
+    if s.phase != PLAY:
+        return 0
+    sink.out = codes
+    sink.cap = CODES
+    sink.n = 0
+    generate(s.hands[s.current], s.table, &cfg.rs, &sink)   # the pass first when answering
+    if sink.n <= CODES:
+        return codes[below(rng, <unsigned>sink.n)]
+    heap = <uint64_t*>malloc(sink.n * sizeof(uint64_t))
+    if heap == NULL:
+        return codes[below(rng, CODES)]
+    sink.out = heap
+    sink.cap = sink.n
+    sink.n = 0
+    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
+    chosen = heap[below(rng, <unsigned>sink.n)]
+    free(heap)
+    return chosen
+
+
+cdef int play_out(GameState* s, const GameConfig* cfg, uint64_t* codes, int epsilon,
+                  uint64_t* rng) noexcept nogil:
+    """Play s to the end, every seat greedy (or random, epsilon per mille of the time);
+    -1 if it did not end within MAX_PLIES (a guard: the rules never allow it)."""
+    cdef uint64_t action
+    cdef int plies = 0
+    while s.phase != OVER:
+        if plies >= MAX_PLIES:
+            return -1
+        if epsilon > 0 and <int>below(rng, 1000) < epsilon:
+            action = random_action(s, cfg, codes, rng)
+        else:
+            action = greedy_action(s, cfg, codes, CODES)
+        apply_action(s, cfg, action)
+        plies += 1
+    return 0
+
+
+def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
+                    const uint64_t[::1] kitty, const uint64_t[::1] actions, int seat,
+                    int64_t[:, ::1] out, uint64_t seed=0, int epsilon=0):
+    """out[i, j] = seat's payoff when, in world i (hands[i]; kitty[i] too while bidding),
+    the player to act takes actions[j] and every seat then plays greedy to the end.
+
+    state: GameCore.state_bytes() of a game under rules, not over; hands: n x players card
+    integers; kitty: n card integers (read in bidding only); out: n x m. ValueError for
+    anything inconsistent (a world the rules' deck cannot hold, an illegal action)."""
+    cdef GameConfig cfg = config_of(rules)
+    cdef GameState s, world, one
+    cdef Py_ssize_t n = hands.shape[0], m = actions.shape[0], i, j
+    cdef int players = cfg.players, p, fault = 0
+    cdef long long pay[3]
+    cdef uint64_t rng
+    cdef uint64_t* codes
+    cdef const char* raw = state
+    if len(state) != sizeof(GameState):
+        raise ValueError(f"a game state is {sizeof(GameState)} bytes, not {len(state)}")
+    memcpy(&s, raw, sizeof(GameState))
+    if state_fault(&s, &cfg) or s.phase == OVER:
+        raise ValueError("the state is not a game in progress under these rules")
+    if not 0 <= seat < players:
+        raise ValueError(f"seat must be 0..{players - 1}, not {seat}")
+    if not 0 <= epsilon <= 1000:
+        raise ValueError(f"epsilon is per mille: 0..1000, not {epsilon}")
+    if n > MAX_WORLDS or m > MAX_CANDIDATES:
+        raise ValueError(f"at most {MAX_WORLDS} worlds and {MAX_CANDIDATES} actions")
+    if hands.shape[1] != players or kitty.shape[0] != n or out.shape[0] != n \
+            or out.shape[1] != m:
+        raise ValueError("hands must be n x players, kitty n, out n x len(actions)")
+    # every world, every action checked before the loop: the loop itself cannot fail
+    for i in range(n):
+        world = s
+        for p in range(players):
+            world.hands[p] = hands[i, p]
+        if s.phase == BIDDING:
+            world.kitty = kitty[i]
+        world.hands_key = hands_key_of(&world)
+        if state_fault(&world, &cfg):
+            raise ValueError(f"world {i} does not fit the rules' deck with the cards played")
+        for j in range(m):
+            if check_action(&world, &cfg, actions[j]) != ILLEGAL_OK:
+                raise ValueError(f"action {j} ({actions[j]:#x}) is not legal in world {i}")
+    codes = <uint64_t*>malloc(CODES * sizeof(uint64_t))
+    if codes == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(n):
+                world = s
+                for p in range(players):
+                    world.hands[p] = hands[i, p]
+                if s.phase == BIDDING:
+                    world.kitty = kitty[i]
+                world.hands_key = hands_key_of(&world)
+                for j in range(m):
+                    one = world
+                    rng = seed ^ (<uint64_t>i * 0x9E3779B97F4A7C15ULL) \
+                        ^ (<uint64_t>j * 0xD1B54A32D192ED03ULL)
+                    splitmix64(&rng)
+                    apply_action(&one, &cfg, actions[j])
+                    if play_out(&one, &cfg, codes, epsilon, &rng) < 0:
+                        fault = 1
+                    payoffs_of(&one, &cfg, pay)
+                    out[i, j] = pay[seat]
+    finally:
+        free(codes)
+    if fault:
+        raise RuntimeError("a playout did not end within the longest game the rules allow")

@@ -1,0 +1,226 @@
+"""The search agents (ddz.search_agents): SolverAgent and PIMCAgent, their playouts in C,
+their place in the registry, the arena and the command line. Small and fast: a handful of
+games with few worlds."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import ddz
+from ddz._core import playouts
+from ddz.agents import AGENTS, GreedyAgent, RandomAgent, choose, make_agent
+from ddz.arena import run_arena
+from ddz.cli import main
+from ddz.game import Game, Observation
+from ddz.search_agents import PIMCAgent, SolverAgent
+
+RULE_SETS = [ddz.CLASSIC, ddz.TWO_PLAYER, ddz.UNO_LANDLORD, ddz.DOUZERO]
+
+
+def small_pimc(seed: int) -> PIMCAgent:
+    return PIMCAgent(seed, worlds=6, playouts=300, exact_cards=12, node_limit=2000)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: repr(rules))
+def test_search_agents_take_legal_actions_and_change_nothing(rules: ddz.Rules) -> None:
+    for seed in range(2):
+        agents = [small_pimc(seed), SolverAgent(node_limit=3000), GreedyAgent()][: rules.players]
+        agents = agents[seed % rules.players :] + agents[: seed % rules.players]
+        game = Game(rules, seed=seed)
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            before = game.state_bytes()
+            action = choose(agents[seat], game)
+            assert game.state_bytes() == before, "act() must not change the game"
+            assert action in game.legal_actions(), (game.record(), str(action))
+            game.step(action)
+        assert game.is_void or sum(game.payoffs()) == 0
+
+
+def actions_of(agent_seed: int) -> list[str]:
+    """A whole game with a PIMC agent in every seat (one agent, seeded)."""
+    agent = small_pimc(agent_seed)
+    game = Game(seed=11)
+    taken = []
+    while not game.is_over:
+        action = choose(agent, game)
+        taken.append(str(action))
+        game.step(action)
+    return taken
+
+
+def test_pimc_is_reproducible_with_a_seed() -> None:
+    assert actions_of(3) == actions_of(3)
+
+
+def test_pimc_sees_only_the_observation() -> None:
+    # Two games that differ only in the hidden hands: seat 0's view is the same, so a PIMC
+    # agent seeded alike must choose alike (it cannot tell the games apart).
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(8):
+        game = Game(seed=seed)
+        agent = GreedyAgent()
+        while not game.is_over and (game.phase == "bidding" or rng.random() < 0.9):
+            game.step(choose(agent, game))
+        if game.is_over or game.phase != "play":
+            continue
+        seat = game.current_player
+        assert seat is not None
+        worlds = ddz.sample_worlds(game, seat, 2, seed=seed)
+        one, two = worlds.game(0), worlds.game(1)
+        assert one.observation(seat, history=False) == two.observation(seat, history=False)
+        first = PIMCAgent(7, worlds=8, playouts=400)
+        second = PIMCAgent(7, worlds=8, playouts=400)
+        assert choose(first, one) == choose(second, two)
+        checked += 1
+    assert checked >= 4
+    # what choose hands it is an Observation, never the Game
+    seen: list[object] = []
+
+    class Spy(PIMCAgent):
+        def act(self, observation: Observation) -> ddz.game.Action:
+            seen.append(observation)
+            return super().act(observation)
+
+    game = Game(seed=3)
+    choose(Spy(1, worlds=4), game)
+    assert len(seen) == 1 and isinstance(seen[0], Observation)
+    with pytest.raises(TypeError, match="takes an Observation"):
+        PIMCAgent(rules=ddz.CLASSIC).act(game)  # type: ignore[arg-type]
+
+
+def random_position(rng: random.Random, rules: ddz.Rules, sizes: list[int]) -> Game:
+    deck = list(str(rules.deck))
+    rng.shuffle(deck)
+    hands, start = [], 0
+    for size in sizes:
+        hands.append("".join(deck[start : start + size]))
+        start += size
+    landlord = rng.randrange(len(sizes))
+    return Game.from_position(rules, hands, landlord=landlord, to_act=rng.randrange(len(sizes)))
+
+
+def test_solver_agent_wins_every_won_position() -> None:
+    rng = random.Random(17)
+    won = 0
+    for trial in range(60):
+        if trial % 2:
+            game = random_position(rng, ddz.ENDGAME, [rng.randint(2, 7), rng.randint(2, 7)])
+        else:
+            game = random_position(rng, ddz.CLASSIC, [rng.randint(1, 5) for _ in range(3)])
+        result = ddz.solve(game, line=False)
+        if result.value != 1:
+            continue
+        to_act = game.current_player
+        assert to_act is not None
+        winners = {
+            seat
+            for seat in range(game.rules.players)
+            if (seat == game.landlord) == (to_act == game.landlord)
+        }
+        solver = SolverAgent()
+        others = RandomAgent(seed=trial) if trial % 3 else GreedyAgent()
+        while not game.is_over:
+            seat = game.current_player
+            game.step(choose(solver if seat in winners else others, game))
+        assert game.winner in winners, trial
+        assert solver.fallbacks == 0
+        won += 1
+    assert won >= 15
+
+
+def test_solver_agent_falls_back_to_greedy() -> None:
+    game = Game(seed=4)
+    while game.phase == "bidding":
+        game.step(choose(GreedyAgent(), game))
+    agent = SolverAgent(max_cards=10)
+    action = choose(agent, game)
+    assert action == choose(GreedyAgent(), game)
+    assert (agent.solved, agent.fallbacks) == (0, 1)
+    tiny = SolverAgent(node_limit=1)  # the full deal is never solved in one node
+    assert choose(tiny, game) == choose(GreedyAgent(), game)
+    assert tiny.fallbacks == 1
+    with pytest.raises(ValueError):
+        SolverAgent(node_limit=0)
+    with pytest.raises(ValueError):
+        SolverAgent(time_limit=-1)
+
+
+def test_pimc_arguments_are_checked() -> None:
+    for bad in ({"worlds": 0}, {"playouts": 0}, {"epsilon": 1001}, {"time_limit": 0}):
+        with pytest.raises(ValueError):
+            PIMCAgent(**bad)  # type: ignore[arg-type]
+    seen = Game(seed=3).observation(Game(seed=3).current_player or 0)
+    with pytest.raises(ValueError, match="needs the rules"):
+        PIMCAgent().act(seen)
+    with pytest.raises(TypeError):
+        PIMCAgent().set_rules("classic")  # type: ignore[arg-type]
+
+
+def test_playouts_are_greedy_games() -> None:
+    # One world, the true one: each action's playout payoff is what GreedyAgents playing the
+    # game on from that action score.
+    game = Game(seed=9)
+    greedy = GreedyAgent()
+    for _ in range(8):
+        game.step(choose(greedy, game))
+    seat = game.current_player
+    assert seat is not None and game.phase == "play"
+    legal = game.legal_actions()
+    hands = np.array([[card.mask for card in game.hands]], dtype=np.uint64)
+    kitty = np.zeros(1, dtype=np.uint64)
+    codes = np.array([action.code for action in legal], dtype=np.uint64)
+    out = np.empty((1, len(legal)), dtype=np.int64)
+    playouts.greedy_playouts(game.rules, game.state_bytes(), hands, kitty, codes, seat, out)
+    for j, action in enumerate(legal):
+        child = game.copy()
+        child.step(action)
+        while not child.is_over:
+            child.step(choose(greedy, child))
+        assert out[0, j] == child.payoffs()[seat], str(action)
+
+
+def test_playouts_refuse_what_does_not_fit() -> None:
+    game = Game(seed=9)
+    state = game.state_bytes()
+    hands = np.array([[card.mask for card in game.hands]], dtype=np.uint64)
+    kitty = np.array([game.kitty.mask], dtype=np.uint64)
+    out = np.empty((1, 1), dtype=np.int64)
+    bid = np.array([game.legal_actions()[1].code], dtype=np.uint64)  # bid 1
+    playouts.greedy_playouts(game.rules, state, hands, kitty, bid, 0, out)
+    with pytest.raises(ValueError, match="not legal"):
+        playouts.greedy_playouts(
+            game.rules, state, hands, kitty, np.array([1], dtype=np.uint64), 0, out
+        )
+    with pytest.raises(ValueError, match="bytes"):
+        playouts.greedy_playouts(game.rules, state[:-1], hands, kitty, bid, 0, out)
+    with pytest.raises(ValueError, match="deck"):
+        playouts.greedy_playouts(game.rules, state, hands * 2, kitty, bid, 0, out)
+    with pytest.raises(ValueError, match="seat"):
+        playouts.greedy_playouts(game.rules, state, hands, kitty, bid, 3, out)
+    wrong = np.empty((2, 1), dtype=np.int64)
+    with pytest.raises(ValueError, match="n x"):
+        playouts.greedy_playouts(game.rules, state, hands, kitty, bid, 0, wrong)
+
+
+def test_search_agents_are_registered_and_play_in_the_arena_and_cli(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert AGENTS["pimc"] is PIMCAgent and AGENTS["solver"] is SolverAgent
+    assert isinstance(make_agent("pimc", 1), PIMCAgent)
+    assert make_agent("solver").perfect_information is True
+    registry = {"pimc": small_pimc, "solver": lambda seed: SolverAgent(node_limit=5000)}
+    result = run_arena(["pimc", "solver"], deals=2, seed=2, registry=registry)
+    assert result.games == 12 and result["pimc"].points + result["solver"].points == 0
+    assert result == run_arena(["pimc", "solver"], deals=2, seed=2, registry=registry)
+    assert main(["simulate", "--games", "2", "--agents", "pimc,greedy", "--quiet"]) == 0
+    rows = [line.split()[0] for line in capsys.readouterr().out.splitlines()[2:]]
+    assert rows == ["pimc", "greedy"]
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    assert "pimc, solver" in capsys.readouterr().out.replace("\n", " ").replace("  ", " ")
