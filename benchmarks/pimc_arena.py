@@ -2,8 +2,9 @@
 PIMC takes a decision.
 
     python benchmarks/pimc_arena.py [--deals 300] [--seed 1] [--rules classic two-player]
-                                    [--worlds 40] [--playouts 2000] [--exact-cards 16]
-                                    [--node-limit 5000] [--json PATH]
+                                    [--worlds 100] [--playouts 1000] [--keep 8]
+                                    [--exact-cards 12] [--node-limit 2000] [--solve-nodes 20000]
+                                    [--win-weight 1] [--epsilon 0] [--json PATH]
 
 Every deal is played under every seating (``ddz.arena.run_arena``): classic rules, PIMC alone
 against two greedy farmers or landlord from every seat and two PIMC copies against one
@@ -77,8 +78,12 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
     options = {
         "worlds": args.worlds,
         "playouts": args.playouts,
+        "keep": args.keep,
         "exact_cards": args.exact_cards,
         "node_limit": args.node_limit,
+        "solve_nodes": args.solve_nodes,
+        "win_weight": args.win_weight,
+        "epsilon": args.epsilon,
     }
 
     def make(seed: int | None) -> AnyAgent:
@@ -128,10 +133,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", nargs="+", default=["classic", "two-player"], choices=PRESETS)
-    parser.add_argument("--worlds", type=int, default=40)
-    parser.add_argument("--playouts", type=int, default=2000)
-    parser.add_argument("--exact-cards", type=int, default=16)
-    parser.add_argument("--node-limit", type=int, default=5000)
+    parser.add_argument("--worlds", type=int, default=100)
+    parser.add_argument("--keep", type=int, default=8)
+    parser.add_argument("--playouts", type=int, default=1000)
+    parser.add_argument("--exact-cards", type=int, default=12)
+    parser.add_argument("--node-limit", type=int, default=2000)
+    parser.add_argument("--solve-nodes", type=int, default=20_000)
+    parser.add_argument("--win-weight", type=float, default=1.0)
+    parser.add_argument("--epsilon", type=int, default=0)
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

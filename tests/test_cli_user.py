@@ -92,6 +92,9 @@ def test_uno_help_from_the_shell() -> None:
         ["uno", "simulate", "--agents", ","],
         ["uno", "play", "--seat", "4", "--players", "3"],
         ["uno", "play", "--players", "1"],
+        ["solve", "3KK/44A"],
+        ["solve", "3KK/44A", "landlord=0", "--time-limit", "nan"],
+        ["solve", "3KK/44A", "landlord=0", "--play", "--side", "7"],
         ["uno", "nothing"],
         ["nothing"],
     ],
@@ -235,7 +238,12 @@ CTRL_C_CASES: list[tuple[list[str], str, Any]] = [
     (["simulate", "--games", "6000000", "--engine", "python"], "deals/s", None),
     (["bench", "--positions", "30000"], "random hands", None),
     (["perft", "--depth", "12"], "perft:", None),
-]
+    # a whole three-seat deal: the search runs for minutes, in C without the GIL
+    (["solve", "334567779TTJJJQKKAAX/3446688999TJQQQ2D/345556788TKKAA222 landlord=0 bid=3"],
+     "score   x3", None),
+    (["solve", "35567QQQ/34699QXD landlord=0", "--play"], "your move (seat 0)>", None),
+    (["solve", "35567QQQ/34699QXD landlord=0", "--play"], "your move (seat 0)>", "hint"),
+]  # fmt: skip
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a pty is POSIX")

@@ -166,6 +166,23 @@ def test_registered_with_rlcard_and_runs_its_agents() -> None:
         assert all(len(t) >= 2 for t in trajectories)
 
 
+def test_register_can_replace_rlcards_own_doudizhu() -> None:
+    rlcard = peer()
+    from rlcard.envs.registration import registry
+
+    original = registry.env_specs["doudizhu"]
+    assert not isinstance(rlcard.make("doudizhu"), ddz_rlcard.DoudizhuEnv)
+    try:
+        assert ddz_rlcard.register(replace=True) == ["ddz-doudizhu", "doudizhu"]
+        env = rlcard.make("doudizhu", config={"seed": 5})
+        assert isinstance(env, ddz_rlcard.DoudizhuEnv)
+        assert isinstance(rlcard.make("ddz-doudizhu"), ddz_rlcard.DoudizhuEnv)
+        assert ddz_rlcard.register(replace=True) == ["ddz-doudizhu", "doudizhu"]
+    finally:
+        registry.env_specs["doudizhu"] = original
+    assert not isinstance(rlcard.make("doudizhu"), ddz_rlcard.DoudizhuEnv)
+
+
 def test_seeded_games_repeat_and_illegal_actions_raise() -> None:
     a, b = ddz_rlcard.make("doudizhu", {"seed": 9}), ddz_rlcard.make("doudizhu", {"seed": 9})
     state, _ = a.reset()

@@ -209,6 +209,42 @@ def test_pettingzoo_random_episode(game: str) -> None:
     assert play_pettingzoo(first, 5) == (trajectory, totals)
 
 
+def test_pettingzoo_wrapper_answers_as_pettingzoos_own() -> None:
+    """env() wraps in a subclass of PettingZoo's OrderEnforcingWrapper whose step-loop
+    attributes are properties: before reset and through an episode it must answer exactly as
+    PettingZoo's wrapper around an equal raw_env does."""
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    from ddz.envs.pettingzoo import env, raw_env
+
+    ours, stock = env("classic"), OrderEnforcingWrapper(raw_env("classic"))
+    assert isinstance(ours, OrderEnforcingWrapper) and str(ours) == str(stock) == "ddz_classic_v0"
+    names = ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos")
+    for name in names:
+        for wrapped in (ours, stock):
+            with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+                getattr(wrapped, name)
+    assert ours._cumulative_rewards == stock._cumulative_rewards == {}
+    names += ("_cumulative_rewards", "num_agents")
+    rng = np.random.default_rng(3)
+    for wrapped in (ours, stock):
+        wrapped.reset(seed=11)
+    for agent in ours.agent_iter():
+        assert agent == next(iter(stock.agent_iter()))
+        for name in names:
+            assert getattr(ours, name) == getattr(stock, name), name
+        observation, *rest = ours.last()
+        other, *other_rest = stock.last()
+        assert rest == other_rest
+        assert all(np.array_equal(observation[k], other[k]) for k in ("observation", "action_mask"))
+        done = rest[1] or rest[2]
+        action = None if done else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        ours.step(action)
+        stock.step(action)
+    assert ours.agents == stock.agents == []
+
+
 def test_pettingzoo_illegal_actions_and_render() -> None:
     pytest.importorskip("pettingzoo")
     from ddz.envs.pettingzoo import env, raw_env

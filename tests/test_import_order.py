@@ -62,6 +62,7 @@ LAYERS = {
     "ddz.envs": ENVS,
     "ddz.compat": ENVS,
     "ddz.cli": CLI,
+    "ddz.solver_cli": CLI,
     "ddz.uno.cli": CLI,
     "ddz.web": CLI,
     "ddz": CLI,  # the package's __init__ gathers the public names

@@ -92,7 +92,7 @@ def test_from_code_takes_numpy_integers_and_refuses_other_types() -> None:
     assert Move.from_code(np.uint64(move.code)) == move
     assert Move.from_code(np.int64(move.code)) == move
     for value in (True, np.bool_(True), 2.0, "7", None):
-        with pytest.raises(ValueError, match="a move code is an integer"):
+        with pytest.raises(TypeError, match="a move code is an integer"):
             Move.from_code(value)
 
 

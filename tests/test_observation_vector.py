@@ -82,6 +82,31 @@ def test_history_keeps_its_place_through_undo_and_copy() -> None:
     assert np.array_equal(copy.observation_vector(0), seen[0])
 
 
+def test_games_of_several_rule_sets_index_their_own_space() -> None:
+    """Game keeps the last rule set's tables by identity (a lookup by Rules hashes every
+    field): games of different, equal and distinct rule sets taking turns must each use
+    their own action space."""
+    rule_sets = [ddz.CLASSIC, ddz.TWO_PLAYER, ddz.CLASSIC.replace(), ddz.UNO_LANDLORD]
+    games = [ddz.Game(rules, seed=4) for rules in rule_sets]
+    rng = random.Random(4)
+    while any(not game.is_over for game in games):
+        for game in games:
+            if game.is_over:
+                continue
+            space = ddz.ActionSpace(game.rules)
+            indices = game.legal_indices()
+            assert indices.tolist() == [space.index(a) for a in game.legal_actions()]
+            chosen = int(indices[rng.randrange(len(indices))])
+            assert game.step(chosen).action.code == int(space.codes[chosen])
+
+
+def test_observation_size_refuses_what_the_layout_refuses() -> None:
+    assert observation_size(1) == observation_size(1) == 141 + ENTRY
+    for bad in (True, np.int64(1), 1.0, -1):
+        with pytest.raises(ValueError, match="history"):
+            observation_size(bad)  # type: ignore[arg-type]
+
+
 def test_layout_describes_the_vector() -> None:
     assert observation_layout(0)[: len(ddz.OBSERVATION_LAYOUT)] == ddz.OBSERVATION_LAYOUT
     for history in (0, 1, 15, 40):

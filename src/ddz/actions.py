@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from ddz._core import moves as _core
 from ddz.cards import Cards
+from ddz.errors import check_integer, check_text, shorten
 from ddz.game import Bid, Game
 from ddz.moves import PASS, Move, MoveLike
 from ddz.rules import RLCARD, Rules, action_codes
@@ -49,6 +50,8 @@ class ActionSpace:
     """Every action of a rule set, numbered (see the module docstring for the order)."""
 
     def __init__(self, rules: Rules) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"an action space is made of a ddz.Rules, not {shorten(rules)}")
         self.rules = rules
         self.codes: npt.NDArray[np.uint64] = action_codes(rules)
         """The action codes in index order (0 is the pass; read-only)."""
@@ -69,7 +72,10 @@ class ActionSpace:
         return self.size
 
     def index(self, action: MoveLike | Bid | int) -> int:
-        """The index of an action (a Move, a Bid, move text or an action code)."""
+        """The index of an action: a Move, a Bid, their text, or an ``int`` (or numpy
+        integer, never a ``bool``), which is an action *code* (``Move.code``, ``Bid.code``,
+        ``Game.legal_codes()``). TypeError for another type, ValueError for an action these
+        rules do not have."""
         code = _code_of(action)
         position = int(np.searchsorted(self._sorted, np.uint64(code)))
         if position == self.size or int(self._sorted[position]) != code:
@@ -77,8 +83,10 @@ class ActionSpace:
         return int(self._order[position])
 
     def indices(self, codes: npt.ArrayLike) -> npt.NDArray[np.int64]:
-        """The indices of many action codes at once (ValueError if one is not in the space)."""
-        wanted = np.ascontiguousarray(codes, dtype=np.uint64).reshape(-1)
+        """The indices of many action codes at once: an integer array (any integer dtype) or
+        a sequence of ints. TypeError for floats, bools, text; ValueError if a code is not
+        in the space."""
+        wanted = _code_array(codes)
         positions = np.searchsorted(self._sorted, wanted)
         found = positions < self.size
         found[found] = self._sorted[positions[found]] == wanted[found]
@@ -88,24 +96,36 @@ class ActionSpace:
         return self._order[positions].astype(np.int64)
 
     def action(self, index: int) -> Move | Bid:
-        """The action at an index: a Move, or a Bid for the bidding actions."""
+        """The action at an index (an ``int`` or numpy integer, never a ``bool``): a Move,
+        or a Bid for the bidding actions. IndexError outside ``0 .. size - 1``."""
+        index = check_integer(index, "an action index")
         if not 0 <= index < self.size:
-            raise IndexError(f"action index {index} is outside 0..{self.size - 1}")
+            raise IndexError(f"action index {shorten(index)} is outside 0..{self.size - 1}")
         if index > self.num_moves:
             return BIDDING_ACTIONS[index - self.num_moves - 1]
         return Move.from_code(int(self.codes[index])) if index else PASS
 
     def mask(self, actions: Iterable[Move | Bid]) -> npt.NDArray[np.bool_]:
-        """A bool vector over the space, True at each given action (e.g. the legal ones)."""
+        """A bool vector over the space, True at each given action (e.g. the legal ones):
+        ``Move`` and ``Bid`` objects (TypeError for anything else: for indices, set
+        ``mask[indices] = True``)."""
+        if isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__"):
+            raise TypeError(f"mask takes an iterable of Moves and Bids, not {shorten(actions)}")
         mask = np.zeros(self.size, dtype=np.bool_)
-        codes = [action.code for action in actions]
+        codes = []
+        for action in actions:
+            if not isinstance(action, (Move, Bid)):
+                raise TypeError(f"mask takes Moves and Bids, not {shorten(action)}")
+            codes.append(action.code)
         if codes:
-            mask[self.indices(codes)] = True
+            mask[self.indices(np.array(codes, dtype=np.uint64))] = True
         return mask
 
     def legal_mask(self, game: Game) -> npt.NDArray[np.bool_]:
         """The legal-action mask of a game's player to act (all False once it is over),
         straight from the core: no action objects are built (``Game.legal_action_mask``)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"legal_mask takes a ddz.Game, not {shorten(game)}")
         if game.rules != self.rules:
             raise ValueError("the game plays other rules than this action space")
         return game.legal_action_mask()
@@ -120,24 +140,50 @@ def action_space(rules: Rules) -> ActionSpace:
     return ActionSpace(rules)
 
 
-def _code_of(action: MoveLike | Bid | int) -> int:
-    if isinstance(action, int):
-        return action
+def _code_of(action: object) -> int:
     if isinstance(action, (Move, Bid)):
         return action.code
-    text = action.strip()
-    try:
-        return (
-            Bid.parse(text).code
-            if text.split()[0].lower() in ("bid", "call", "grab")
-            else (Move.parse(text).code)
+    if isinstance(action, str):
+        text = check_text(action, "an action").strip()
+        words = text.split()
+        try:
+            if words and words[0].lower() in ("bid", "call", "grab"):
+                return Bid.parse(text).code
+            return Move.parse(text).code
+        except ValueError as error:
+            raise ValueError(f"{shorten(action)} is no action: {error}") from None
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(
+            f"an action is a Move, a Bid, their text or an action code, not {shorten(action)}"
         )
-    except (ValueError, IndexError) as error:
-        raise ValueError(f"{action!r} is no action: {error}") from None
+    return check_integer(action, "an action code", 0, (1 << 64) - 1)
 
 
-def _text_of(action: MoveLike | Bid | int) -> str:
-    return f"code {action:#x}" if isinstance(action, int) else str(action)
+def _text_of(action: object) -> str:
+    if isinstance(action, (Move, Bid)):
+        return str(action)
+    if isinstance(action, str):
+        return shorten(action)
+    return f"code {int(action):#x}"  # type: ignore[call-overload]
+
+
+def _code_array(codes: npt.ArrayLike) -> npt.NDArray[np.uint64]:
+    """Action codes as a flat uint64 array: integers only (numpy's any integer dtype, or
+    Python ints, each checked to lie in 0 .. 2**64 - 1), never floats, bools or text,
+    which numpy would otherwise cast without a word."""
+    if isinstance(codes, (str, bytes)):
+        raise TypeError(f"action codes are integers, not {shorten(codes)}")
+    array = np.asarray(codes)
+    if array.size == 0:
+        return np.zeros(0, dtype=np.uint64)
+    if array.dtype == object:
+        values = [check_integer(x, "an action code", 0, (1 << 64) - 1) for x in array.flat]
+        return np.array(values, dtype=np.uint64)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"action codes are integers, not an array of {array.dtype}")
+    if array.dtype.kind == "i" and (array < 0).any():
+        raise ValueError(f"action code {int(array[array < 0].flat[0])} is negative")
+    return np.ascontiguousarray(array, dtype=np.uint64).reshape(-1)
 
 
 @functools.lru_cache(maxsize=1)

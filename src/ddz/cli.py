@@ -16,6 +16,9 @@
     the number of game-tree nodes at each depth below a position (``ddz.perft``).
 ``uno simulate ...``, ``uno play ...``
     UNO with the Lombardy house rules (``ddz.uno.cli``).
+``solve POSITION [--analyse] [--score] [--play] [--time-limit S] ...``
+    the exact solver on a position in its text form: verdict, best move, line
+    (``ddz.solver_cli``).
 ``serve [--port 8000] [--host 127.0.0.1]``
     a local web page to play any game against agents and to replay records (``ddz.web``).
 
@@ -39,12 +42,13 @@ from typing import TextIO
 import numpy as np
 
 import ddz
-from ddz import batch
+from ddz import batch, solver_cli
 from ddz.agents import AGENTS, choose, make_agent
 from ddz.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
 from ddz.errors import shorten
 from ddz.render import grouped as _grouped
 from ddz.render import text as _table
+from ddz.render import wrap_items
 from ddz.rules import PRESETS
 
 INTERRUPTED = 130
@@ -310,7 +314,7 @@ def play(
                 return 0
             if command in ("hint", "?"):
                 legal = [str(action) for action in game.legal_actions()]
-                write(_wrap(f"legal ({len(legal)}):", legal))
+                write(wrap_items(f"legal ({len(legal)}):", legal))
                 continue
             who = label(seat)
             try:
@@ -365,22 +369,6 @@ def _show_result(
     write(f"Score {game.multiplier} ({', '.join(details)}).")
     write("Payoffs: " + ", ".join(f"{labels[p]} {v:+d}" for p, v in enumerate(payoffs)) + ".")
     write("You win!" if payoffs[seat] > 0 else "You lose.")
-
-
-def _wrap(heading: str, items: Sequence[str], width: int = 78) -> str:
-    """``heading`` and the items two spaces apart, in lines of at most ``width``, never
-    breaking an item (``bid 2`` holds a space).
-
-    >>> print(_wrap("legal (3):", ["pass", "bid 1", "bid 2"], width=24))
-    legal (3): pass  bid 1
-      bid 2
-    """
-    lines = [heading + " "]
-    for item in items:
-        if len(lines[-1]) + len(item) > width:
-            lines.append(" ")
-        lines[-1] += item + "  "
-    return "\n".join(line.rstrip() for line in lines)
 
 
 def _show(game: ddz.Game, seat: int, write: Callable[[str], None]) -> None:
@@ -573,6 +561,14 @@ def build_parser() -> argparse.ArgumentParser:
     play_.set_defaults(run=_play)
     perft.set_defaults(run=_perft)
     uno.set_defaults(run=_uno)
+    solve = commands.add_parser(
+        "solve",
+        help="solve a position with every hand open: verdict, best move, line",
+        epilog=solver_cli.EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    solver_cli.add_arguments(solve, integer)
+    solve.set_defaults(run=_solve)
     serve = commands.add_parser("serve", help="play and replay games in a browser (local page)")
     serve.add_argument("--port", type=int, default=8000, help="default 8000; 0: any free port")
     serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine)")
@@ -583,6 +579,10 @@ def build_parser() -> argparse.ArgumentParser:
         text = summary.help or ""
         command.description = command.description or f"{text[:1].upper()}{text[1:]}."
     return parser
+
+
+def _solve(args: argparse.Namespace) -> int:
+    return solver_cli.run(args)
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -1,9 +1,11 @@
 """Exceptions ddz raises beyond plain ``ValueError``, and how messages quote inputs.
 
 Every error ddz raises about a caller's input is a ``ValueError`` (or ``TypeError`` for a value
-of the wrong type): ``IllegalMoveError`` for an action that is not legal or cannot be read,
-``RecordError`` for a record (JSON or text) that does not replay. Messages quote the
-offending input at most ``MAX_ECHO`` characters long (see :func:`shorten`).
+of the wrong type): ``IllegalMoveError`` for an action that is not legal or cannot be read
+(``ActionTypeError``, both an ``IllegalMoveError`` and a ``TypeError``, when the action is of
+a type no action has), ``RecordError`` for a record (JSON or text) that does not replay.
+Messages quote the offending input at most ``MAX_ECHO`` characters long (see
+:func:`shorten`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ __all__ = [
     "MAX_ECHO",
     "MAX_RECORD",
     "MAX_TEXT",
+    "ActionTypeError",
     "IllegalMoveError",
     "RecordError",
     "check_integer",
@@ -90,6 +93,13 @@ def check_text(text: object, what: str, limit: int = MAX_TEXT) -> str:
 
 class IllegalMoveError(ValueError):
     """An action that is not legal here, or that cannot be read; the message says why."""
+
+
+class ActionTypeError(IllegalMoveError, TypeError):
+    """An action, action index, action code or seat of a type none of them has (a float, a
+    ``bool``, ``None``, a list, ...). It is a ``TypeError``, as for any value of the wrong
+    type, and an :class:`IllegalMoveError` like every other refused action, so code that
+    catches either catches it; the game is left as it was."""
 
 
 class RecordError(ValueError):

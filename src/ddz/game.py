@@ -29,7 +29,7 @@ import json
 import operator
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +40,7 @@ from ddz._core import game as _core
 from ddz.cards import SYMBOLS, Cards, CardsLike
 from ddz.errors import (
     MAX_RECORD,
+    ActionTypeError,
     IllegalMoveError,
     RecordError,
     check_integer,
@@ -100,7 +101,9 @@ class Bid:
 
     @classmethod
     def from_code(cls, code: int) -> Bid:
-        """The bidding action of a core action code; ValueError if it is none."""
+        """The bidding action of a core action code (an ``int`` or numpy integer, never a
+        ``bool``: TypeError); ValueError if it is none."""
+        code = check_integer(code, "a bidding action's code")
         kind = _BID_KINDS.get((code >> _TYPE_SHIFT) & 31)
         value = (code >> _RANK_SHIFT) & 15 if kind == "bid" else 0
         if kind is None or (kind == "bid" and not 1 <= value <= 3):
@@ -199,15 +202,40 @@ def observation_layout(history: int = HISTORY) -> tuple[tuple[str, int], ...]:
     return (*OBSERVATION_LAYOUT, ("bombs", 1), ("history", entry * history))
 
 
+_SIZES: dict[int, int] = {}  # observation_size by history, filled as histories are asked for
+
+
 def observation_size(history: int = HISTORY) -> int:
     """Entries of the core's observation vector with ``history`` past moves."""
-    return sum(width for _, width in observation_layout(history))
+    if history.__class__ is int:  # (not True for 1: the layout refuses a bool)
+        size = _SIZES.get(history)
+        if size is not None:
+            return size
+    size = sum(width for _, width in observation_layout(history))
+    _SIZES[history] = size  # observation_layout checked it: an int in range
+    return size
 
 
 @functools.lru_cache(maxsize=32)
 def action_index(rules: Rules) -> _actions.ActionIndex:
     """The core's code -> index table of ``rules``' action space, built once (read-only)."""
     return _actions.ActionIndex(np.ascontiguousarray(action_codes(rules)))
+
+
+# The last rule set's action tables, found by identity: a lookup in action_index's and
+# action_codes' caches hashes every field of the Rules (about 2 us), which a learner's loop
+# (legal_indices, step(index)) would pay on every step.
+_LAST_TABLES: tuple[Rules, _actions.ActionIndex, npt.NDArray[np.uint64]] | None = None
+
+
+def _tables(rules: Rules) -> tuple[Rules, _actions.ActionIndex, npt.NDArray[np.uint64]]:
+    """``(rules, action_index(rules), action_codes(rules))``."""
+    global _LAST_TABLES
+    last = _LAST_TABLES
+    if last is None or last[0] is not rules:
+        last = (rules, action_index(rules), action_codes(rules))
+        _LAST_TABLES = last  # one assignment: a thread reads the old tuple or the new
+    return last
 
 
 @dataclasses.dataclass(frozen=True)
@@ -619,11 +647,12 @@ class Game:
         >>> [str(ddz.ActionSpace(game.rules).action(int(i))) for i in game.legal_indices()]
         ['pass', 'bid 1', 'bid 2', 'bid 3']
         """
+        index = _tables(self.rules)[1]
         out = np.empty(256, dtype=np.int64)
-        count = self._core.legal_indices_into(action_index(self.rules), out)
+        count = self._core.legal_indices_into(index, out)
         if count > len(out):
             out = np.empty(count, dtype=np.int64)
-            count = self._core.legal_indices_into(action_index(self.rules), out)
+            count = self._core.legal_indices_into(index, out)
         return out[:count]
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
@@ -632,9 +661,17 @@ class Game:
         mask[self.legal_indices()] = True
         return mask
 
-    def parse_action(self, action: Action | str) -> Action:
+    def parse_action(self, action: Action | str | int) -> Action:
         """An action object from text: ``"pass"`` (in either phase), ``"bid 2"``,
-        ``"call"``, ``"grab"``, or a move in the notation."""
+        ``"call"``, ``"grab"``, or a move in the notation; or from an action index (an
+        ``int`` or numpy integer, as in :meth:`step`). :class:`ddz.errors.ActionTypeError`
+        (an IllegalMoveError and a TypeError) for a value of another type."""
+        if _is_index(action):
+            index = int(action)
+            code, _ = self._code_of(index)  # the range check and its message
+            # ddz.ActionSpace's numbering: the five bidding actions come last
+            bidding = index >= self.rules.num_actions - 5  # bid 1..3, call, grab
+            action = Bid.from_code(code) if bidding else Move.from_code(code)
         if isinstance(action, (Move, Bid)):
             # The pass is one action in both phases: give it the phase's own type, so that
             # records read the same however it was passed in.
@@ -642,7 +679,7 @@ class Game:
                 return Bid("pass") if self.phase == "bidding" else PASS
             return action
         if not isinstance(action, str):
-            raise IllegalMoveError(
+            raise ActionTypeError(
                 f"an action is a Move, a Bid, text or an action index, not {shorten(action)}"
             )
         try:
@@ -661,9 +698,12 @@ class Game:
 
     def why_illegal(self, action: Action | str | int) -> str | None:
         """None if the action is legal now, else why not (unreadable text included). An
-        ``int`` is an action index, as in :meth:`step`."""
+        ``int`` is an action index, as in :meth:`step`; a value of another type raises
+        :class:`ddz.errors.ActionTypeError` (a TypeError)."""
         try:
             code, parsed = self._code_of(action)
+        except ActionTypeError:
+            raise
         except IllegalMoveError as error:
             return str(error)
         reason = self._core.check(code)
@@ -689,6 +729,8 @@ class Game:
 
         try:
             seat = seat_of(self.rules.players, player)
+        except TypeError as error:
+            raise ActionTypeError(str(error)) from None
         except ValueError as error:
             raise IllegalMoveError(str(error)) from None
         if self.current_player is None:
@@ -751,8 +793,8 @@ class Game:
 
     def _code_of(self, action: Action | str | int) -> tuple[int, Action | None]:
         """(core code, action object or None) of what step/push/why_illegal accept."""
-        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
-            codes = action_codes(self.rules)  # ddz.ActionSpace's numbering, built once
+        if _is_index(action):
+            codes = _tables(self.rules)[2]  # ddz.ActionSpace's numbering, built once
             index = operator.index(action)
             if not 0 <= index < len(codes):
                 raise IllegalMoveError(
@@ -761,7 +803,7 @@ class Game:
                     "step_code/push_code"
                 )
             return codes.item(index), None
-        parsed = self.parse_action(action)  # type: ignore[arg-type]  # a bool: refused there
+        parsed = self.parse_action(action)  # a bool: refused there
         return parsed.code, parsed
 
     def _step(self, code: int, parsed: Action | None) -> ActionRecord:
@@ -1080,12 +1122,17 @@ def _raw_code(code: object) -> int:
     """A raw action code as a Python int: any integer (numpy's too) in 0 .. 2**64 - 1."""
     if type(code) is int and 0 <= code < 1 << 64:  # the search loop's case, checked first
         return code
-    if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)):
-        raise IllegalMoveError(f"an action code is an integer, not {shorten(code)}")
+    if not _is_index(code):
+        raise ActionTypeError(f"an action code is an integer, not {shorten(code)}")
     value = operator.index(code)
     if not 0 <= value < 1 << 64:
         raise IllegalMoveError(f"an action code lies in 0 .. 2**64 - 1, not {shorten(value)}")
     return value
+
+
+def _is_index(value: object) -> TypeGuard[int | np.integer[Any]]:
+    """Is value an integer (``int`` or numpy integer; a ``bool`` is none)?"""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _read_rules(data: dict[str, object], field: str) -> Rules:

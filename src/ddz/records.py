@@ -51,13 +51,14 @@ _PHASES = ("bidding", "play", "over")
 
 
 def seat_of(players: int, seat: object) -> int:
-    """``seat`` as an ``int`` in ``0..players-1`` (numpy integers too); ValueError if not."""
+    """``seat`` as an ``int`` in ``0..players-1`` (numpy integers too); TypeError for
+    another type (a ``bool`` too), ValueError outside the seats."""
     if isinstance(seat, bool):
-        raise ValueError(f"a seat is an integer 0..{players - 1}, not {seat!r}")
+        raise TypeError(f"a seat is an integer 0..{players - 1}, not {seat!r}")
     try:
         number = operator.index(seat)  # type: ignore[arg-type]
     except TypeError:
-        raise ValueError(f"a seat is an integer 0..{players - 1}, not {shorten(seat)}") from None
+        raise TypeError(f"a seat is an integer 0..{players - 1}, not {shorten(seat)}") from None
     if not 0 <= number < players:
         raise ValueError(f"there is no seat {number} (seats 0..{players - 1})")
     return number

@@ -25,13 +25,23 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Sequence
 
 from ddz.cards import Cards
 from ddz.game import ActionRecord, Game, Observation
 from ddz.moves import Move
 from ddz.rules import PRESETS, Bidding, Rules
 
-__all__ = ["TableView", "grouped", "last_trick", "role", "rules_name", "text", "view"]
+__all__ = [
+    "TableView",
+    "grouped",
+    "last_trick",
+    "role",
+    "rules_name",
+    "text",
+    "view",
+    "wrap_items",
+]
 
 
 def grouped(cards: Cards) -> str:
@@ -42,6 +52,22 @@ def grouped(cards: Cards) -> str:
     ('3 44 5 TT X D', '-')
     """
     return " ".join("".join(group) for _, group in itertools.groupby(str(cards))) or "-"
+
+
+def wrap_items(heading: str, items: Sequence[str], width: int = 78) -> str:
+    """``heading`` and the items two spaces apart, in lines of at most ``width``, never
+    breaking an item (``bid 2`` holds a space).
+
+    >>> print(wrap_items("legal (3):", ["pass", "bid 1", "bid 2"], width=24))
+    legal (3): pass  bid 1
+      bid 2
+    """
+    lines = [heading + " "]
+    for item in items:
+        if len(lines[-1]) + len(item) > width:
+            lines.append(" ")
+        lines[-1] += item + "  "
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def rules_name(rules: Rules) -> str:

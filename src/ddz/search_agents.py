@@ -23,6 +23,7 @@ import time
 from typing import ClassVar, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from ddz._core import playouts as _playouts
 from ddz._core import solver as _solver_core
@@ -31,7 +32,7 @@ from ddz.errors import check_integer
 from ddz.game import Action, Game, Observation
 from ddz.rules import Rules
 from ddz.solver import Solver
-from ddz.worlds import sample_worlds
+from ddz.worlds import Worlds, sample_worlds
 
 __all__ = ["PIMCAgent", "SolverAgent"]
 
@@ -129,16 +130,19 @@ class PIMCAgent:
 
     For each decision with more than one legal action it
 
-    1. samples worlds with :func:`ddz.sample_worlds`, consistent with everything the seat has
-       seen (``worlds`` of them, fewer when there are many legal actions: at most
-       ``playouts`` playouts a decision, at least one world);
+    1. samples ``worlds`` worlds with :func:`ddz.sample_worlds`, consistent with everything
+       the seat has seen;
     2. in every world, takes each legal action and lets every seat play the greedy agent to
-       the end of the game, in C (``ddz._core.playouts``), scoring the seat's payoff;
+       the end of the game, in C (``ddz._core.playouts``), scoring the seat's payoff. With
+       more than ``keep`` legal actions and more than ``playouts`` playouts to play, a first
+       round plays every action in the first ``playouts // actions`` worlds (at least one),
+       and only the ``keep`` best of them (and the greedy agent's choice) go on to every world;
     3. when ``exact_cards`` or fewer cards are left in the hands (play phase), solves each
-       world's position after each action exactly (:func:`ddz.solve`, ``node_limit`` nodes a
-       solve, the table kept between solves) and corrects the playout's verdict where the
-       solver disagrees: the side the solver says wins gets the playout's payoff if it agrees,
-       else the current score; a solve unknown within its limit keeps the playout's result;
+       world's position after each of those actions exactly (:func:`ddz.solve`,
+       ``node_limit`` nodes a solve, ``solve_nodes`` nodes a decision in all, world by world;
+       the table kept between solves) and corrects the playout where the solver disagrees:
+       the playout's payoff if it agrees, else the current score won or lost; a solve unknown
+       within its limit leaves the playout's result;
     4. plays the action with the best mean payoff plus ``win_weight`` times its share of
        won worlds (ties: the greedy agent's choice, then the first legal action).
 
@@ -158,10 +162,12 @@ class PIMCAgent:
         seed: int | None = None,
         *,
         rules: Rules | None = None,
-        worlds: int = 40,
-        playouts: int = 2000,
-        exact_cards: int = 16,
-        node_limit: int = 5_000,
+        worlds: int = 100,
+        playouts: int = 1000,
+        keep: int = 8,
+        exact_cards: int = 12,
+        node_limit: int = 2_000,
+        solve_nodes: int = 20_000,
         win_weight: float = 1.0,
         epsilon: int = 0,
         time_limit: float | None = None,
@@ -169,8 +175,10 @@ class PIMCAgent:
         self.rules = rules
         self.worlds = check_integer(worlds, "worlds", 1, 1 << 16)
         self.playouts = check_integer(playouts, "playouts", 1, 1 << 24)
+        self.keep = check_integer(keep, "keep", 1, 1 << 16)
         self.exact_cards = check_integer(exact_cards, "exact_cards", 0, 64)
         self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
+        self.solve_nodes = check_integer(solve_nodes, "solve_nodes", 0, 1 << 40)
         self.win_weight = float(win_weight)
         self.epsilon = check_integer(epsilon, "epsilon", 0, 1000)
         self.time_limit = _limit(time_limit, "time_limit")
@@ -202,45 +210,74 @@ class PIMCAgent:
             )
         start = time.perf_counter()
         seed = self._rng.getrandbits(64)
-        count = max(1, min(self.worlds, self.playouts // len(legal)))
         try:
-            worlds = sample_worlds(observation, n=count, seed=seed, rules=rules)
+            worlds = sample_worlds(observation, n=self.worlds, seed=seed, rules=rules)
             template = worlds.game(0)
         except ValueError:
             # bidding seen without its history cannot be replayed: pass, always legal
             if observation.phase == "bidding":
                 return legal[0]
             raise
-        codes = np.array([action.code for action in legal], dtype=np.uint64)
-        payoffs = np.empty((count, len(legal)), dtype=np.int64)
         me = observation.player
+        state = template.state_bytes()
+        codes = np.array([action.code for action in legal], dtype=np.uint64)
+        # the greedy agent's choice reads only this seat's hand and the public counts, so
+        # any world's state gives the same one
+        greedy = legal.index(_greedy(template, legal))
+        candidates = list(range(len(legal)))
+        first = max(1, min(self.worlds, self.playouts // len(legal)))
+        if first < self.worlds and len(legal) > self.keep:
+            # many actions: a first round in a few worlds, then the best few in all of them
+            payoffs = self._play(rules, state, worlds, first, codes, me, seed)
+            value = self._value(payoffs)
+            ranked = sorted(candidates, key=lambda j: (-value[j], j))[: self.keep]
+            candidates = sorted(set(ranked) | {greedy})
+        payoffs = self._play(rules, state, worlds, self.worlds, codes[candidates], me, seed)
+        if observation.phase == "play" and sum(observation.card_counts) <= self.exact_cards:
+            chosen = [legal[j] for j in candidates]
+            self._solve_worlds(template, worlds.hands, chosen, payoffs, me, start)
+        value = self._value(payoffs)
+        best = value.max()
+        ties = [candidates[k] for k in range(len(candidates)) if value[k] == best]
+        return legal[greedy] if greedy in ties else legal[ties[0]]
+
+    def _play(
+        self,
+        rules: Rules,
+        state: bytes,
+        worlds: Worlds,
+        count: int,
+        codes: npt.NDArray[np.uint64],
+        me: int,
+        seed: int,
+    ) -> npt.NDArray[np.int64]:
+        """Seat ``me``'s payoff in each of the first ``count`` worlds after each action."""
+        payoffs = np.empty((count, len(codes)), dtype=np.int64)
         _playouts.greedy_playouts(
             rules,
-            template.state_bytes(),
-            worlds.hands,
-            worlds.kitty,
+            state,
+            worlds.hands[:count],
+            worlds.kitty[:count],
             codes,
             me,
             payoffs,
             seed,
             self.epsilon,
         )
-        if observation.phase == "play" and sum(observation.card_counts) <= self.exact_cards:
-            self._solve_worlds(template, worlds.hands, legal, payoffs, me, start)
-        value = payoffs.mean(axis=0) + self.win_weight * (payoffs > 0).mean(axis=0)
-        best = value.max()
-        ties = [index for index in range(len(legal)) if value[index] == best]
-        if len(ties) > 1:
-            greedy = _greedy(template, legal)
-            return greedy if legal.index(greedy) in ties else legal[ties[0]]
-        return legal[ties[0]]
+        return payoffs
+
+    def _value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """Each action's mean payoff plus ``win_weight`` times its share of won worlds."""
+        value: npt.NDArray[np.float64] = payoffs.mean(axis=0)
+        value += self.win_weight * (payoffs > 0).mean(axis=0)
+        return value
 
     def _solve_worlds(
         self,
         template: Game,
-        hands: np.ndarray,
+        hands: npt.NDArray[np.uint64],
         legal: list[Action],
-        payoffs: np.ndarray,
+        payoffs: npt.NDArray[np.int64],
         me: int,
         start: float,
     ) -> None:
@@ -253,21 +290,30 @@ class PIMCAgent:
         assert landlord is not None  # in play
         players = rules.players
         deadline = None if self.time_limit is None else start + self.time_limit
+        children = []
         for j, action in enumerate(legal):
             child = template.copy()
             child.push(action)
             if child.is_over:
                 continue  # the playout already holds the exact payoff
             fields = _solver_core.state_position(child.state_bytes())
-            mine, table, table_player, current, _, direction, let, lplays, fplays = fields[:9]
+            current = fields[3]
             same_side = (current == landlord) == (me == landlord)
             stake = child.multiplier * (2 if players == 3 and me == landlord else 1)
-            for i in range(len(hands)):
-                if deadline is not None and time.perf_counter() > deadline:
-                    return
-                world = [int(cards) for cards in hands[i]]
+            children.append((j, fields, same_side, stake))
+        spent = 0
+        # world by world, every action of a world: a budget that runs out leaves whole
+        # worlds uncorrected rather than some actions corrected in more worlds than others
+        for i in range(len(hands)):
+            if spent >= self.solve_nodes:
+                return
+            if deadline is not None and time.perf_counter() > deadline:
+                return
+            world = [int(cards) for cards in hands[i]]
+            for j, fields, same_side, stake in children:
+                mine, table, table_player, current, _, direction, let, lplays, fplays = fields[:9]
                 world[me] = mine[me]
-                value, _, _, _ = core.solve(
+                value, _, nodes, _ = core.solve(
                     world,
                     table,
                     table_player,
@@ -279,6 +325,7 @@ class PIMCAgent:
                     farmer_plays=fplays,
                     node_limit=self.node_limit,
                 )
+                spent += nodes
                 if value is None:
                     continue
                 won = (value > 0) == same_side

@@ -274,7 +274,7 @@ class VectorGame(CoreVector):
         buffer, offsets = self._marked
         if offsets is not None:
             self._core.mark(mask, buffer, offsets, 0)  # clear what the last call set
-        buffer, offsets = self._fill_indices(buffer)
+        buffer, offsets, _ = self._fill_indices(buffer)
         self._core.mark(mask, buffer, offsets, 1)
         self._marked = (buffer, offsets)
         view = self._mask.view()
@@ -283,14 +283,15 @@ class VectorGame(CoreVector):
 
     def _fill_indices(
         self, buffer: npt.NDArray[np.int64]
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Every game's legal indices into ``buffer`` (a bigger one if it is too small)."""
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
+        """Every game's legal indices into ``buffer`` (a bigger one if it is too small):
+        ``(buffer, offsets, total)``."""
         offsets = np.empty(self.n + 1, dtype=np.int64)
-        total = self._core.legal_indices(buffer, offsets)
+        total: int = self._core.legal_indices(buffer, offsets)
         while total > len(buffer):  # (another thread may step between the two calls)
             buffer = np.empty(2 * total, dtype=np.int64)
             total = self._core.legal_indices(buffer, offsets)
-        return buffer, offsets
+        return buffer, offsets, total
 
     def packed_action_mask(
         self, *, out: npt.NDArray[np.uint8] | None = None
@@ -309,8 +310,8 @@ class VectorGame(CoreVector):
         """Every game's legal action indices: ``(indices, offsets)``, game ``i``'s being
         ``indices[offsets[i]:offsets[i + 1]]`` (in the order of ``Game.legal_actions``)."""
         with self._scratch:
-            self._indices, offsets = self._fill_indices(self._indices)
-            return self._indices[: offsets[-1]].copy(), offsets
+            self._indices, offsets, total = self._fill_indices(self._indices)
+            return self._indices[:total].copy(), offsets
 
     def observations(
         self, *, history: int | None = None, out: npt.NDArray[np.int8] | None = None
@@ -330,15 +331,16 @@ class VectorGame(CoreVector):
         ``actions`` is a one-dimensional integer array of ``n`` entries (any numpy integer
         type, or a list of ints); another type is a ``TypeError``, another shape a
         ``ValueError``."""
-        chosen = np.asarray(actions)
-        if chosen.dtype == object or chosen.dtype.kind not in "iu":
+        chosen = actions if actions.__class__ is np.ndarray else np.asarray(actions)
+        if chosen.dtype.kind not in "iu":  # (an object array's kind is "O")
             raise TypeError(f"step takes integer action indices, not {chosen.dtype}")
         if chosen.shape != (self.n,):
             raise ValueError(f"step takes one action a game, shape ({self.n},), not {chosen.shape}")
-        rewards = np.zeros((self.n, 3), dtype=np.int64)
-        done = np.zeros(self.n, dtype=np.bool_)
+        # the core writes every row of rewards and every flag of done (or raises)
+        rewards = np.empty((self.n, 3), dtype=np.int64)
+        done = np.empty(self.n, dtype=np.bool_)
         self._core.step(chosen, rewards, done.view(np.uint8))
-        return rewards[:, : self.rules.players], done
+        return (rewards if self.rules.players == 3 else rewards[:, : self.rules.players]), done
 
     def copy(self) -> VectorGame:
         """An independent copy: every game's state, its deal counter and the sampler's

@@ -92,6 +92,7 @@ class Solver:
         self.rules = rules
         self._core = _core.SolverCore(rules, memory_mb, threads)
         self._lock = threading.RLock()
+        self._stopping = False  # stop() was called during the running solve or analyse
 
     @property
     def threads(self) -> int:
@@ -107,6 +108,15 @@ class Solver:
         with self._lock:
             self._core.clear()
 
+    def stop(self) -> None:
+        """Ask the ``solve`` or ``analyse`` running on another thread to give up: it returns
+        soon with unknown values (``value=None``), as if a limit had stopped it. Without the
+        lock, so that it reaches a search in progress; a call while nothing runs does nothing
+        to the next one. A search that is just starting may miss it: call again until the
+        solving thread returns (the command line does, on Ctrl-C)."""
+        self._stopping = True
+        self._core.request_stop()
+
     def solve(
         self,
         game: Game,
@@ -119,6 +129,7 @@ class Solver:
         """Solve the position of ``game`` (play phase, not over) for the side to act; see
         :func:`solve`."""
         with self._lock:
+            self._stopping = False
             return self._solve(game, time_limit, node_limit, score, line)
 
     def _solve(
@@ -162,6 +173,7 @@ class Solver:
         """Every legal move of the side to act with its value for that side (each move
         searched within the limits); in the order ``game.legal_actions()`` gives."""
         with self._lock:
+            self._stopping = False
             return self._analyse(game, time_limit, node_limit, score)
 
     def _analyse(
@@ -211,6 +223,8 @@ class Solver:
     ) -> tuple[int | None, int | None, int]:
         hands, table, table_player, current, landlord, direction, let, lplays, fplays = fields[:9]
         core = self._core
+        if self._stopping:  # stop() asked: every search left in this call is unknown
+            return None, None, 0
 
         def run(thread: int) -> tuple[int | None, int | None, int, bool]:
             return core.solve(

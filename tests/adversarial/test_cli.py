@@ -3,9 +3,10 @@
 A seeded generator writes argument lists for every command and subcommand: the command's
 own options with good, bad and missing values, options of other commands, unknown options,
 stray words, odd text (unicode digits, signs, exponents, whitespace, huge numbers), and for
-``play`` and ``uno play`` random lines on standard input. Good values stay small so that
-every run that is allowed to run ends in a moment; ``serve`` always gets a bad port last, so
-it never starts serving.
+``play``, ``uno play`` and ``solve`` (``--play``, ``--file -``) random lines on standard
+input. Good values stay small so that every run that is allowed to run ends in a moment (the
+positions ``solve`` gets are solved in milliseconds); ``serve`` always gets a bad port last,
+so it never starts serving.
 
 Most cases run through ``ddz.cli.main`` in one fresh interpreter (a driver, isolated from the
 test runner); a sample runs as ``python -m ddz ...`` in subprocesses of its own, the way a
@@ -48,6 +49,10 @@ GOOD_INT = {
     "--players": ["2", "3", "4", "10"],
     "--port": ["-1", "65536", "http", "99999999999999999999"],
     "--host": ["", "::", "nosuch.invalid", "127.0.0.1"],
+    "--time-limit": ["0.5", "2", "1e-3", "10"],
+    "--node-limit": ["1", "100", "100000"],
+    "--memory-mb": ["1", "8"],
+    "--side": ["landlord", "farmers", "farmer", "0", "1", "2"],
 }
 BAD = [
     "-1", "0", "-0", "+3", "1e3", "0x10", "3.0", "nan", "inf", "", " ", "٣", "三", "10" * 30,
@@ -64,11 +69,26 @@ OPTIONS = {
     "perft": ["--seed", "--first-player", "--actions", "--record", "--depth", "--divide",
               "--rules"],
     "serve": ["--port", "--host", "--verbose"],
+    "solve": ["--file", "--rules", "--analyse", "--score", "--play", "--side", "--time-limit",
+              "--node-limit", "--memory-mb", "--threads", "--json"],
     "uno simulate": ["--games", "--seed", "--agents", "--json", "--players", "--rules"],
     "uno play": ["--seed", "--seat", "--agents", "--players", "--rules"],
 }  # fmt: skip
-FLAGS = {"--quiet", "--divide", "--verbose", "--json"}
-POSITIONAL = {"moves": ["33344456789TJQKA2XD", "3", "", "33", "XD"], "classify": ["33334455"]}
+FLAGS = {"--quiet", "--divide", "--verbose", "--json", "--analyse", "--score", "--play"}
+POSITIONAL = {
+    "moves": ["33344456789TJQKA2XD", "3", "", "33", "XD"],
+    "classify": ["33334455"],
+    "solve": [  # small positions, so that a search without limits ends in a moment
+        "3KK/44A landlord=0",
+        "35567QQQ/34699QXD landlord=0",
+        "KK/AA/22 landlord=2 turn=0 table=QQ@1 played=-/QQ/-",
+        "33334/5 landlord=0 bombs=2",
+        "5KK/66A landlord=1 rules=two-player",
+        "3KK/44A",
+        "3KK/44A landlord=0 table=55@1",
+        "KK/AA/22 landlord=9",
+    ],
+}
 UNO_GOOD = {"--rules": ["lombardy", "standard"], "--games": ["1", "2"], "--seat": ["0", "1"]}
 INPUT_LINES = [
     "?", "hint", "pass", "bid 1", "bid 3", "call", "grab", "33", "3", "XD", "34567", "1", "2",
@@ -82,6 +102,9 @@ def option_value(option: str, command: str, rng: random.Random) -> list[str]:
         return [option]
     if option == "--record":
         return [option, rng.choice(["{record}", "{junk}", "/no/such/file", "{directory}"])]
+    if option == "--file":
+        choices = ["{positions}", "{junk}", "/no/such/file", "{directory}", "-"]
+        return [option, rng.choice(choices)]
     roll = rng.random()
     if roll < 0.08:
         return [option]  # the value is missing (or the next word is taken as it)
@@ -143,7 +166,13 @@ def files(tmp_path: Path) -> dict[str, str]:
     game.step("bid 3")
     (tmp_path / "record.json").write_text(game.to_json(), encoding="utf-8")
     (tmp_path / "junk.json").write_text('{"seed": "x", "history": [[', encoding="utf-8")
+    (tmp_path / "positions.txt").write_text(
+        "# positions\n+1 3KK/44A landlord=0  # stored\n\nKK/AA/22 landlord=2 turn=0 table=QQ@1\n"
+        "-1 34/K landlord=0\n",
+        encoding="utf-8",
+    )
     return {
+        "positions": str(tmp_path / "positions.txt"),
         "record": str(tmp_path / "record.json"),
         "junk": str(tmp_path / "junk.json"),
         "directory": str(tmp_path),

@@ -619,6 +619,20 @@ cdef class DouzeroCore:
     def __dealloc__(self):
         free(self.legal.moves)
 
+    def __reduce__(self):
+        # pickled as the deal and the moves played, replayed by _restore_core: the legal
+        # moves, bombs and last moves follow from them, and a tampered pickle can only
+        # give a ValueError (the replay checks every move), never a core out of bounds
+        cdef int p, r
+        if self.hands[0][TOTAL] + self.hands[1][TOTAL] + self.hands[2][TOTAL] == 0:
+            return (DouzeroCore, ())    # not dealt: a dealt game keeps cards in two hands
+        start = np.empty((3, RANKS), dtype=np.uint8)
+        cdef uint8_t[:, ::1] view = start
+        for p in range(3):
+            for r in range(RANKS):
+                view[p, r] = self.hands[p][r] + self.played[p][r]
+        return (_restore_core, (start, self.history_counts()))
+
     def deal(self, const uint8_t[:, ::1] hands not None):
         """Start the card play from three hands (count rows, landlord first). Only what keeps
         the core in bounds is checked here; ddz.compat.douzero checks the deal."""
@@ -877,6 +891,27 @@ cdef class DouzeroCore:
             "x_no_action": x_no_action,
             "z": z,
         }
+
+
+def _restore_core(hands, history):
+    """The DouzeroCore pickled by __reduce__: the deal, then each move replayed (checked to
+    be legal there)."""
+    cdef DouzeroCore core = DouzeroCore()
+    cdef Py_ssize_t k
+    cdef int index
+    deal = np.ascontiguousarray(hands, dtype=np.uint8)
+    moves = np.ascontiguousarray(history, dtype=np.uint8)
+    if deal.ndim != 2 or moves.ndim != 2 or moves.shape[1] != RANKS:
+        raise ValueError("not a pickled DouzeroCore")
+    if moves.shape[0] > MAX_PLIES:
+        raise ValueError("not a pickled DouzeroCore: more moves than a game can have")
+    core.deal(deal)
+    for k in range(moves.shape[0]):
+        index = -1 if core.winner_at >= 0 else core.find(moves[k])
+        if index < 0:
+            raise ValueError(f"not a pickled DouzeroCore: move {k} is not legal there")
+        core.play(index)
+    return core
 
 
 def python_set_order(const uint8_t[::1] counts not None):

@@ -222,12 +222,13 @@ cdef class Move:
 
     @staticmethod
     def from_code(code):
-        """The move of a core move code (``docs/layout.md``); ValueError if it is none."""
+        """The move of a core move code (``docs/layout.md``): an ``int`` or numpy integer
+        (TypeError for another type, a ``bool`` too); ValueError if it is no move."""
         cdef RuleSet rs
         if type(code) is int:
             pass                        # the common case; the ABC check below costs ~0.3 us
         elif isinstance(code, bool) or not isinstance(code, numbers.Integral):
-            raise ValueError(f"a move code is an integer, not {_shorten(code)}")
+            raise TypeError(f"a move code is an integer, not {_shorten(code)}")
         code = operator.index(code)     # numpy's integers are integers too
         if not 0 <= code < (1 << 64):
             raise ValueError(f"{_shorten(code)} is not a move code")

@@ -17,6 +17,10 @@ from libc.string cimport memcpy, memset
 
 cimport cython
 
+import numpy
+
+cdef object _INT64 = numpy.dtype(numpy.int64)   # the native int64 dtype (numpy keeps one)
+
 from ddz._core.layout cimport *
 from ddz._core.ruleset cimport *
 from ddz._core.readings cimport *
@@ -329,8 +333,9 @@ cdef class VectorGame:
     def step(self, actions, int64_t[:, ::1] rewards, unsigned char[::1] done):
         """Apply one action index a game (actions: any one-dimensional integer array of n
         entries; copied once into C memory and checked there, so the caller's array may
-        change meanwhile without effect). Games that end write their payoffs to rewards,
-        set done, and start their next deal. All actions are checked first: if one is not
+        change meanwhile without effect). Every game's row of rewards and flag of done is
+        written (callers need not clear them): games that end write their payoffs and set
+        done, and start their next deal; the others write zeros. All actions are checked first: if one is not
         legal, ValueError names the game and nothing changes. Returns the number of this
         step (steps taken before it), for callers that share the object between threads."""
         cdef const int64_t[::1] given = _int64_vector(actions)
@@ -370,10 +375,13 @@ cdef class VectorGame:
                             self.ring_count[game] += 1
                         apply_action(&self.states[game], &self.cfg, code)
                         done[game] = self.states[game].phase == OVER
-                        payoffs_of(&self.states[game], &self.cfg, out)
-                        for seat in range(3):
-                            rewards[game, seat] = out[seat] if seat < self.cfg.players else 0
-                        if done[game]:
+                        if not done[game]:   # payoffs are zero until the game is over
+                            for seat in range(3):
+                                rewards[game, seat] = 0
+                        else:
+                            payoffs_of(&self.states[game], &self.cfg, out)
+                            for seat in range(3):
+                                rewards[game, seat] = out[seat] if seat < self.cfg.players else 0
                             self.episodes[game] += 1
                             self.ring_count[game] = 0
                             self.ring_head[game] = 0
@@ -486,7 +494,9 @@ cdef class VectorGame:
 cdef const int64_t[::1] _int64_vector(object actions) except *:
     """A one-dimensional int64 view of the caller's action indices (a copy if the array is
     of another integer type or not contiguous); TypeError for anything but integers."""
-    import numpy
+    if (type(actions) is numpy.ndarray and actions.dtype is _INT64 and actions.ndim == 1
+            and actions.flags.c_contiguous):
+        return actions   # what a training loop passes: taken as it is, no conversion
     array = numpy.asarray(actions)
     if array.dtype.kind not in "iu" or array.ndim != 1:
         raise TypeError(f"actions: a one-dimensional integer array, not {array.dtype} of "

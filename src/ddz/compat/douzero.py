@@ -24,6 +24,7 @@ To train DouZero on it, swap one import in ``douzero/dmc/utils.py`` (docs/compat
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -133,6 +134,10 @@ class Env:
         self._kitty: list[int] = []
         self._final: InfoSet | None = None
         self._dealt = False
+
+    def __copy__(self) -> Env:
+        # the game must not be shared with the copy (a shallow copy would share the core)
+        return copy.deepcopy(self)
 
     def reset(self, card_play_data: dict[str, Any] | None = None) -> dict[str, Any]:
         """Deal a new game and return the landlord's observation.

@@ -25,6 +25,7 @@ own training scripts (docs/compat.md).
 
 from __future__ import annotations
 
+import copy
 import functools
 import gzip
 import hashlib
@@ -154,7 +155,47 @@ class DoudizhuEnv:
         self._seen = ""
         self._deal_cards: list[list[str]] = [[], [], []]
         self._ops: list[tuple[int, str]] = []  # (seat, action) plays; (seat, "") step_backs
+        self._deal: tuple[int, int, int, int] | None = None  # the dealt masks, for pickling
         self.seed(config["seed"])
+
+    # --- pickling: RLCard's DMC trainer hands the environment to spawned actor processes ---
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the C core is not pickled but rebuilt from the deal and the plays and step backs
+        # (so its undo states come back too); the action tables are the process's own
+        state = self.__dict__.copy()
+        for name in ("_core", "_actions", "_action_ids"):
+            del state[name]
+        return state
+
+    def __copy__(self) -> DoudizhuEnv:
+        # a shallow copy would share the trace and records with this game: copy the game
+        # (deep), keep the same agents (as a shallow copy does)
+        agents, self.agents = self.agents, []
+        try:
+            twin = copy.deepcopy(self)
+        finally:
+            self.agents = agents
+        twin.agents = list(agents)
+        return twin
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._actions, self._action_ids, tables = _tables()
+        self._core = RlcardCore(
+            RLCARD, tables.codes, tables.ids, tables.sorted_positions, tables.order
+        )
+        if self._deal is None:
+            return
+        self._core.deal(*self._deal)
+        for player, action in self._ops:
+            if not action:
+                if not self._core.step_back():
+                    raise ValueError("not a pickled DoudizhuEnv: a step back with no play")
+            elif player != self._core.current or not self._core.step(
+                self._action_ids.get(action, -1)
+            ):
+                raise ValueError(f"not a pickled DoudizhuEnv: {action!r} is not legal there")
 
     # --- RLCard's Env interface ------------------------------------------------------------
 
@@ -170,7 +211,9 @@ class DoudizhuEnv:
         deck = [_SORTED_DECK[index] for index in order]
         hands = [sorted(deck[17 * p : 17 * p + 17], key=_card_rank) for p in range(3)]
         kitty = deck[51:]
-        self._core.deal(_mask(hands[0]), _mask(hands[1]), _mask(hands[2]), _mask(kitty))
+        deal = (_mask(hands[0]), _mask(hands[1]), _mask(hands[2]), _mask(kitty))
+        self._core.deal(*deal)
+        self._deal = deal
         hands[0] = sorted(hands[0] + kitty, key=_card_rank)
         self._deal_cards = hands
         self._ops = []
@@ -373,16 +416,28 @@ def make(env_id: str, config: dict[str, Any] | None = None) -> Any:
     return _ENVIRONMENTS[name]({**DEFAULT_CONFIG, **(config or {})})
 
 
-def register() -> list[str]:
+def register(replace: bool = False) -> list[str]:
     """Register the drop-in with RLCard as ``"ddz-doudizhu"`` (once a process), so that
-    ``rlcard.make("ddz-doudizhu")`` returns :class:`DoudizhuEnv`; returns the ids. Needs
-    ``rlcard`` installed."""
+    ``rlcard.make("ddz-doudizhu")`` returns :class:`DoudizhuEnv`; returns the ids. With
+    ``replace=True``, RLCard's own ``"doudizhu"`` is pointed at the drop-in too, so that a
+    script that makes ``rlcard.make("doudizhu")`` (RLCard's examples, whose ``--env`` takes
+    only RLCard's names) trains on ddz unchanged. Needs ``rlcard`` installed.
+
+    The registry is the process's: code that makes environments in worker processes
+    started with the spawn method must register there too (call this at the top level of
+    the script the workers import, not under ``if __name__ == "__main__"``).
+    """
     registration = importlib.import_module("rlcard.envs.registration")
 
     ids = []
     for name, cls in _ENVIRONMENTS.items():
+        entry_point = f"{__name__}:{cls.__name__}"
         env_id = f"ddz-{name}"
         if env_id not in registration.registry.env_specs:
-            registration.register(env_id=env_id, entry_point=f"{__name__}:{cls.__name__}")
+            registration.register(env_id=env_id, entry_point=entry_point)
         ids.append(env_id)
+        if replace:
+            # RLCard's registry refuses a second register() of an id: replace the spec
+            registration.registry.env_specs[name] = registration.EnvSpec(name, entry_point)
+            ids.append(name)
     return ids

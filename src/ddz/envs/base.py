@@ -9,7 +9,7 @@ import abc
 import operator
 import random
 from collections.abc import Callable
-from typing import Any, Literal, SupportsIndex, TypeAlias
+from typing import Any, Literal, SupportsIndex, TypeAlias, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -107,7 +107,13 @@ class Adapter(abc.ABC):
             raise IllegalMoveError(
                 "reset before stepping" if self.seed is None else "the episode is over: reset it"
             )
-        index = operator.index(action) if isinstance(action, SupportsIndex) else None
+        # hasattr on the type is what isinstance(action, SupportsIndex) checks, at a
+        # hundredth of its cost (a runtime protocol check takes microseconds)
+        index = (
+            operator.index(cast(SupportsIndex, action))
+            if hasattr(type(action), "__index__")
+            else None
+        )
         reason = self._why_illegal(seat, action, index)
         if reason is not None:
             if self.illegal_action == "raise":

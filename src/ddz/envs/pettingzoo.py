@@ -5,9 +5,10 @@ Without it this module still imports, but making an environment raises ImportErr
 what to install.
 
 ``env(game, **options)`` is the environment as PettingZoo's own games ship it (wrapped to
-enforce the call order); ``raw_env`` the class itself. ``game`` is one of
-``ddz.envs.GAMES``: ``"classic"``, ``"two-player"``, ``"uno-landlord"``, ``"uno"``. The
-options, each keyword-only:
+enforce the call order: PettingZoo's ``OrderEnforcingWrapper``, subclassed so that the
+attributes a step reads are found without a failed lookup); ``raw_env`` the class itself.
+``game`` is one of ``ddz.envs.GAMES``: ``"classic"``, ``"two-player"``, ``"uno-landlord"``,
+``"uno"``. The options, each keyword-only:
 
 * ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as text, every hand
   shown) or ``"human"`` (prints it after every step);
@@ -160,7 +161,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the class
         adapter.step(action)  # raises, with illegal_action="raise", before anything changes
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if adapter.is_over or adapter.is_truncated:
+        to_act = adapter.to_act  # None exactly when the game is over or truncated
+        if to_act is None:
             if adapter.is_over:
                 for seat, value in enumerate(adapter.rewards()):
                     self.rewards[self.possible_agents[seat]] = value
@@ -170,8 +172,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the class
             if adapter.forfeit is not None:
                 self.infos[agent] = {"illegal_action": adapter.forfeit_reason}
         else:
-            to_act = adapter.to_act
-            assert to_act is not None
             self.agent_selection = self.possible_agents[to_act]
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -189,4 +189,38 @@ def env(game: str = "classic", **options: Any) -> Any:
     """The environment of ``game`` (see the module docstring for the options), wrapped as
     PettingZoo wraps its own games: the order of calls is enforced."""
     _require()
-    return wrappers.OrderEnforcingWrapper(raw_env(game, **options))
+    return _OrderEnforcing(raw_env(game, **options))
+
+
+def _forward(name: str, *, checked: bool = True) -> Any:
+    """A property doing what ``OrderEnforcingWrapper.__getattr__`` does for ``name``: the
+    same AttributeError before reset (when PettingZoo's wrapper checks the name), else the
+    wrapped environment's attribute."""
+
+    def get(self: Any) -> Any:
+        if checked and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(get, doc=f"The wrapped environment's ``{name}``.")
+
+
+if _MISSING is None:
+
+    class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+        """PettingZoo's OrderEnforcingWrapper with the attributes a step loop reads as
+        properties. The wrapper answers them in ``__getattr__``, which Python calls only
+        after the ordinary lookup has failed (an AttributeError raised and caught inside):
+        about a microsecond each, and ``agent_iter``, ``last()`` and ``step`` read eight of
+        them a step. A property is found at once and answers the same."""
+
+        agents = _forward("agents")
+        agent_selection = _forward("agent_selection")
+        rewards = _forward("rewards")
+        terminations = _forward("terminations")
+        truncations = _forward("truncations")
+        infos = _forward("infos")
+        _cumulative_rewards = _forward("_cumulative_rewards", checked=False)
+
+        def __str__(self) -> str:
+            return str(self.env)  # as PettingZoo's wrapper prints itself: the env's name

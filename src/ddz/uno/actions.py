@@ -217,10 +217,18 @@ _I_PLAY, _I_WILD, _I_WILD4, _I_DRAW, _I_KEEP, _I_UNO, _I_COLOUR, _I_CATCH = (
 
 def index_of(action: Action, players: int) -> int:
     """The action index of ``action`` in a game of ``players`` (see :data:`NUM_INDICES`).
+    TypeError unless ``action`` is an :class:`Action`; ValueError for an action of a seat
+    beyond the game, or a catch of one.
 
     >>> index_of(Action.parse("2: play W+4 green"), 4), index_of(Action.parse("3: catch 1"), 4)
     (59, 69)
     """
+    if not isinstance(action, Action):
+        raise TypeError(f"an UNO action is a ddz.uno.Action, not {shorten(action)}")
+    if type(players) is not int or not 2 <= players <= _MAX_PLAYERS:  # the common case first
+        players = _check_players(players)
+    if action.player >= players:
+        raise ValueError(f"{action} is an action of a seat beyond the {players} players")
     kind = action.kind
     if kind == "play":
         assert action.card is not None and action.colour is not None
@@ -249,6 +257,10 @@ def action_at(index: int, player: int, players: int) -> Action | None:
     ('3: catch 1', None)
     """
     index = check_integer(index, "an action index")
+    if type(players) is not int or not 2 <= players <= _MAX_PLAYERS:  # the common case first
+        players = _check_players(players)
+    if type(player) is not int or not 0 <= player < players:
+        player = check_integer(player, "player", 0, players - 1)
     if not 0 <= index < NUM_INDICES:
         raise ValueError(f"action index {shorten(index)} is outside 0..{NUM_INDICES - 1}")
     if index == 0:
@@ -270,6 +282,14 @@ def action_at(index: int, player: int, players: int) -> Action | None:
     if offset >= players:
         raise ValueError(f"action index {index} catches a seat beyond the {players} players")
     return Action(player, "catch", target=(player + offset) % players)
+
+
+def _check_players(players: object) -> int:
+    """A number of players, checked: an integer (numpy's too, never a bool) 2..10."""
+    number = check_integer(players, "players")
+    if not 2 <= number <= _MAX_PLAYERS:
+        raise ValueError(f"UNO is for 2..{_MAX_PLAYERS} players, not {number}")
+    return number
 
 
 _TYPE_NAMES: dict[int, ActionKind] = {code: kind for kind, code in _KIND_CODES.items()}  # type: ignore[misc]
@@ -347,9 +367,7 @@ class ActionSpace:
     SIZE = CATCH + _MAX_PLAYERS
 
     def __init__(self, players: int) -> None:
-        if not 2 <= players <= _MAX_PLAYERS:
-            raise ValueError(f"UNO is for 2..{_MAX_PLAYERS} players, not {players!r}")
-        self.players = players
+        self.players = _check_players(players)
 
     @property
     def size(self) -> int:
@@ -358,20 +376,36 @@ class ActionSpace:
     def __len__(self) -> int:
         return self.SIZE
 
-    def index(self, action: Action) -> int:
-        """The index of an action (relative to its player, for a catch): :func:`index_of`."""
+    def index(self, action: Action | str | int) -> int:
+        """The index of an action (relative to its player, for a catch): :func:`index_of`.
+        ``action`` is an :class:`Action`, its text with the player (``"2: play R7"``), or an
+        ``int`` (or numpy integer, never a ``bool``), which is an action *code*
+        (``Action.code``); TypeError for another type."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        elif isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+            action = Action.from_code(action)
+        elif not isinstance(action, Action):
+            raise TypeError(
+                f"an UNO action is an Action, its text or its code, not {shorten(action)}"
+            )
         return index_of(action, self.players)
 
     def action(self, index: int, player: int) -> Action | None:
-        """The action ``player`` takes with ``index``; None for the pass: :func:`action_at`."""
+        """The action ``player`` (a seat of the game) takes with ``index``; None for the
+        pass: :func:`action_at`."""
         return action_at(index, player, self.players)
 
     def mask(self, actions: Iterable[Action], *, passing: bool = False) -> npt.NDArray[np.int8]:
-        """An int8 vector over the space, 1 at each given action (and at the pass if
-        ``passing``)."""
+        """An int8 vector over the space, 1 at each given :class:`Action` (and at the pass
+        if ``passing``, a ``bool``)."""
+        if isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__"):
+            raise TypeError(f"mask takes an iterable of Actions, not {shorten(actions)}")
+        if not isinstance(passing, (bool, np.bool_)):
+            raise TypeError(f"passing is a bool, not {shorten(passing)}")
         mask = np.zeros(self.SIZE, dtype=np.int8)
         for action in actions:
-            mask[self.index(action)] = 1
+            mask[index_of(action, self.players)] = 1
         if passing:
             mask[self.PASS] = 1
         return mask

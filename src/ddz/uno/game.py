@@ -36,6 +36,7 @@ import numpy.typing as npt
 from ddz import _records
 from ddz._core import uno as _core
 from ddz.errors import (
+    ActionTypeError,
     IllegalMoveError,
     RecordError,
     check_integer,
@@ -512,7 +513,7 @@ class Game:
         if is_index(action):
             return self._action_of_index(action, player)  # type: ignore[arg-type]
         if not isinstance(action, str):
-            raise IllegalMoveError(
+            raise ActionTypeError(
                 f"an action is an Action, text or an action index, not {shorten(action)}"
             )
         try:
@@ -532,8 +533,15 @@ class Game:
 
     def why_illegal(self, action: Action | str | int) -> str | None:
         """None if the action is legal now (a wrong jump-in counts as legal: the rules punish
-        it rather than forbid it), else why not."""
-        parsed = self.parse_action(action)
+        it rather than forbid it), else why not (unreadable text and indices outside the
+        space included). A value of another type raises
+        :class:`ddz.errors.ActionTypeError` (a TypeError)."""
+        try:
+            parsed = self.parse_action(action)
+        except ActionTypeError:
+            raise
+        except IllegalMoveError as error:
+            return str(error)
         reason = self._core.check(parsed.code)
         if reason in (0, _WRONG_JUMP_IN):
             return None
@@ -569,6 +577,8 @@ class Game:
 
         try:
             seat = seat_of(self.players, player)
+        except TypeError as error:
+            raise ActionTypeError(str(error)) from None
         except ValueError as error:
             raise IllegalMoveError(str(error)) from None
         if isinstance(action, str):
@@ -601,16 +611,17 @@ class Game:
         seat or card not in play, the round over) raises IllegalMoveError and changes
         nothing. The raw fast path: one core call, atomic by itself, not serialised with the
         lock :meth:`step` and :meth:`resolve` hold."""
-        try:
-            self._core.push(code)
-        except (TypeError, ValueError, OverflowError) as error:
-            raise IllegalMoveError(str(error)) from None
+        if not is_index(code):
+            raise ActionTypeError(f"an action code is an integer, not {shorten(code)}")
+        self._push_code(code)
 
     def step_code(self, code: int) -> Action:
         """Take a raw core action code, checked as :meth:`step` checks. Returns the action."""
         try:
             action = Action.from_code(code)
-        except (TypeError, ValueError) as error:
+        except TypeError as error:
+            raise ActionTypeError(str(error)) from None
+        except ValueError as error:
             raise IllegalMoveError(str(error)) from None
         return self.step(action)
 
@@ -885,7 +896,9 @@ class Game:
                 raise IllegalMoveError("the round is over")
         try:
             action = action_at(index, self._seat(player), self.players)
-        except (TypeError, ValueError) as error:
+        except TypeError as error:
+            raise ActionTypeError(str(error)) from None
+        except ValueError as error:
             raise IllegalMoveError(str(error)) from None
         if action is None:
             raise IllegalMoveError(

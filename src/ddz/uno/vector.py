@@ -176,10 +176,11 @@ class VectorGame(CoreVector):
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
         """Apply one action index a round: ``(rewards, done)`` (see the class docstring).
         ``actions`` is anything numpy reads as n integers (a list, an integer array of any
-        integer dtype); floats, booleans and other shapes are refused with ValueError."""
+        integer dtype); floats, booleans and text are refused with TypeError, other shapes
+        with ValueError."""
         array = np.asarray(actions)
         if array.dtype.kind not in "iu":
-            raise ValueError(f"actions are integers, not an array of {array.dtype}")
+            raise TypeError(f"actions are integers, not an array of {array.dtype}")
         chosen = np.ascontiguousarray(array, dtype=np.int64).reshape(-1)
         if array.ndim != 1 or len(chosen) != self.n:
             raise ValueError(f"step takes one action a round ({self.n}), not shape {array.shape}")
