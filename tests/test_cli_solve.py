@@ -387,7 +387,8 @@ def test_the_puzzle_played_well_is_won() -> None:
     assert [row.split() for row in rows[1:3]] == [["6", "win"], ["3", "loss"]]
     assert person.transcript[start + 14] == "your move (seat 0)> 44"
     assert "hint: 6 wins for the landlord (seat 0)" in text
-    assert person.transcript[-2] == "Seat 0 went out: the landlord wins, score x1."
+    # the losing solver's holding-out move may be its rocket or not (x1 or x2): the win counts
+    assert person.transcript[-2].startswith("Seat 0 went out: the landlord wins, score x")
     assert person.transcript[-1] == "You win!"
 
 
