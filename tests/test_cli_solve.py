@@ -4,6 +4,7 @@ errors, and the examples of docs/solver.md's command-line section as written."""
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import shlex
@@ -161,7 +162,7 @@ def test_positions_from_a_file_and_standard_input(
     path.write_text("3KK/44A landlord=0\n3KK/44A landlord=9\n")
     status, _, err = solve_cli(capsys, "--file", str(path))
     assert status == 2
-    assert err.startswith(f"error: {path}, line 2: ") and err.count("\n") == 1
+    assert err.startswith(f"error: '{path}', line 2: ") and err.count("\n") == 1
 
 
 def test_limits_give_an_unknown_verdict(capsys: pytest.CaptureFixture[str]) -> None:
@@ -207,7 +208,8 @@ def test_limits_give_an_unknown_verdict(capsys: pytest.CaptureFixture[str]) -> N
         (["3KK/44A", "landlord=0", "--file", "x"], "not both"),
         (["--file", "/no/such/file"], "cannot read '/no/such/file'"),
         (["--file", "/"], "cannot read '/'"),
-        (["3KK/44A landlord=0" + " x" * 6000], "too long"),
+        (["3KK/44A landlord=0" + " x" * 6000], "fields are key=value"),
+        (["3KK/44A", "landlord=0", "--play", "--json"], "--json is not for --play"),
     ],
 )
 def test_bad_arguments_get_one_line(
@@ -229,10 +231,108 @@ def test_an_empty_file_and_play_with_several_positions(
 ) -> None:
     path = tmp_path / "empty.txt"
     path.write_text("# nothing\n\n")
-    assert solve_cli(capsys, "--file", str(path))[2] == f"error: {path} holds no position\n"
+    assert solve_cli(capsys, "--file", str(path))[2] == f"error: '{path}' holds no position\n"
     path.write_text("3KK/44A landlord=0\n3/4 landlord=0\n")
     status, _, err = solve_cli(capsys, "--file", str(path), "--play")
     assert status == 2 and err == "error: --play takes one position, not 2\n"
+
+
+def test_stored_values_are_checked_and_summed_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "set.txt"
+    path.write_text(
+        "# VALUE POSITION, as benchmarks/solver.py writes them\n"
+        "+1 3KK/44A landlord=0  # KK first\n"
+        "-1 34/K landlord=0\n"
+        "KK/AA/22 landlord=2 turn=0 table=QQ@1  # no stored value\n"
+    )
+    status, out, _ = solve_cli(capsys, "--file", str(path))
+    assert status == 0
+    assert out.count("stored   win (agrees)") == 1 and out.count("stored   loss (agrees)") == 1
+    assert out.count("stored   ") == 2
+    assert out.splitlines()[-3:-1] == [
+        "summary  3 positions: 2 won, 1 lost, 0 unknown (for the side to act)",
+        "         stored values: 2 agree, none disagrees",
+    ]
+    assert re.fullmatch(r"         [\d,]+ nodes in \d+\.\d{3} s", out.splitlines()[-1])
+    status, out, _ = solve_cli(capsys, "--file", str(path), "--analyse")
+    assert status == 0 and out.count("(agrees)") == 2
+    path.write_text("-1 3KK/44A landlord=0\n+1 34/K landlord=0\n")
+    status, out, _ = solve_cli(capsys, "--file", str(path))
+    assert status == 1  # a verdict that disagrees with the file
+    assert out.count("(DISAGREES with the search)") == 2
+    assert "         stored values: 0 agree, 2 DISAGREE" in out
+    deal = ddz.Game(seed=1)
+    deal.step("bid 3")
+    path.write_text(f"-1 {deal.position()}\n")
+    status, out, _ = solve_cli(capsys, "--file", str(path), "--node-limit", "50")
+    assert status == 0 and "stored   loss (not checked: the search stopped)" in out
+    path.write_text("+2 3KK/44A landlord=0\n")
+    status, _, err = solve_cli(capsys, "--file", str(path))
+    assert status == 2 and "line 1: a stored value is +1 or -1, not '+2'" in err
+    path.write_text("3KK/44A landlord=0\n" + "3" * 20_000 + "\n")
+    status, _, err = solve_cli(capsys, "--file", str(path))
+    assert status == 2 and err == f"error: '{path}', line 2: longer than 10,000 characters\n"
+
+
+def test_json_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    position = ddz.Position.parse(PUZZLE)
+    expected = ddz.solve(position.game(), score=True)
+    status, out, _ = solve_cli(capsys, PUZZLE, "--json", "--score")
+    assert status == 0
+    record = json.loads(out)
+    assert set(record) == {"position", "value", "move", "line", "nodes", "seconds", "score"}
+    assert record["position"] == str(position)
+    assert (record["value"], record["move"], record["score"]) == (1, "6", expected.score)
+    assert record["line"] == [str(move) for move in expected.line]
+    assert record["nodes"] > 0 and record["seconds"] >= 0
+    status, out, _ = solve_cli(capsys, PUZZLE, "--json", "--analyse")
+    record = json.loads(out)
+    assert set(record) == {"position", "value", "moves", "seconds"} and record["value"] == 1
+    assert record["moves"] == [
+        {"move": str(entry.move), "value": entry.value} for entry in ddz.analyse(position.game())
+    ]
+    path = tmp_path / "set.txt"
+    path.write_text("+1 3KK/44A landlord=0\n# skipped\n34/K landlord=0\n")
+    status, out, _ = solve_cli(capsys, "--file", str(path), "--json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [(r["value"], r.get("stored")) for r in records] == [(1, 1), (-1, None)]
+    deal = ddz.Game(seed=1)
+    deal.step("bid 3")
+    _, out, _ = solve_cli(capsys, str(deal.position()), "--json", "--node-limit", "10")
+    record = json.loads(out)
+    assert (record["value"], record["move"], record["line"], record["nodes"]) == (
+        None,
+        None,
+        [],
+        10,
+    )
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_solver_stop_ends_a_running_search(threads: int) -> None:
+    """What Ctrl-C uses: stop() from another thread makes a long search return unknown."""
+    import threading
+    import time
+
+    deal = ddz.Game(seed=1)
+    deal.step("bid 3")  # minutes of search
+    solver = ddz.Solver(ddz.CLASSIC, memory_mb=16, threads=threads)
+    results: list[ddz.SolveResult] = []
+    helper = threading.Thread(target=lambda: results.append(solver.solve(deal)))
+    helper.start()
+    time.sleep(0.3)
+    start = time.perf_counter()
+    while helper.is_alive() and time.perf_counter() - start < 30:
+        solver.stop()
+        helper.join(0.05)
+    assert not helper.is_alive()
+    assert results[0].value is None and results[0].line == ()
+    # a later solve is not stopped by the earlier request
+    again = ddz.Solver(ddz.ENDGAME, memory_mb=4)
+    again.stop()
+    assert again.solve(ddz.Position.parse(PUZZLE).game()).value == 1
 
 
 # --- the puzzle ------------------------------------------------------------------------------
@@ -377,6 +477,8 @@ def test_the_solver_falls_back_to_a_greedy_move_past_its_limits() -> None:
 def normalised(text: str) -> str:
     """Timings and node counts vary by machine and solver version; the rest must not."""
     text = re.sub(r"searched [\d,]+ nodes?", "searched N nodes", text)
+    text = re.sub(r"^( +)[\d,]+ nodes in", r"\1N nodes in", text, flags=re.M)
+    text = re.sub(r'"nodes": \d+, "seconds": [\d.e-]+', '"nodes": N, "seconds": S', text)
     return re.sub(r"in \d+\.\d+ s$", "in S s", text, flags=re.M)
 
 
@@ -389,39 +491,50 @@ def matches(expected: str, actual: str) -> bool:
     return re.fullmatch(pattern, normalised(actual)) is not None
 
 
-def examples() -> list[str]:
-    """The ``$ python -m ddz solve`` examples of docs/solver.md, each with its output."""
+def examples() -> list[list[str]]:
+    """The shell examples of docs/solver.md's command-line section, a list a block: each a
+    ``$ python -m ddz solve ...`` line and its output, or ``$ cat FILE`` and the file."""
     text = DOCS.read_text(encoding="utf-8")
     section = text.split("## Command line", 1)[1].split("\n## ", 1)[0]
-    found = []
-    for block in re.findall(r"```text\n(.*?)```", section, re.S):
-        for example in re.split(r"(?m)^(?=\$ python -m ddz solve )", block):
-            if example.strip():
-                found.append(example)
-    return found
+    return [
+        [example for example in re.split(r"(?m)^(?=\$ )", block) if example.strip()]
+        for block in re.findall(r"```text\n(.*?)```", section, re.S)
+    ]
 
 
 def test_the_docs_show_the_command_line() -> None:
-    assert len(examples()) >= 5
-    assert any("--play" in example.splitlines()[0] for example in examples())
+    commands = [example.splitlines()[0] for block in examples() for example in block]
+    assert len(commands) >= 7
+    assert any("--play" in command for command in commands)
+    assert any("--json" in command for command in commands)
 
 
-@pytest.mark.parametrize("example", examples(), ids=lambda e: e.splitlines()[0][20:60])
+@pytest.mark.parametrize("block", examples(), ids=lambda b: b[-1].splitlines()[0][20:60])
 def test_the_docs_examples_print_what_they_show(
-    example: str, capsys: pytest.CaptureFixture[str]
+    block: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    command, expected = example.split("\n", 1)
-    argv = shlex.split(command)[4:]
-    if "--play" not in argv:
-        assert main(argv) == 0
-        out = capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)  # where a '$ cat FILE' example's file is written
+    for example in block:
+        command, expected = example.split("\n", 1)
+        argv = shlex.split(command)[1:]
+        if argv[0] == "cat":
+            (tmp_path / argv[1]).write_text(expected, encoding="utf-8")
+            continue
+        assert argv[:4] == ["python", "-m", "ddz", "solve"], command
+        argv = argv[3:]
+        if "--play" not in argv:
+            assert main(argv) == 0
+            out = capsys.readouterr().out
+            assert matches(expected, out), f"{command}\nprinted:\n{out}"
+            continue
+        # the transcript: what the person typed follows each prompt, then hints to the end
+        typed = re.findall(r"^your move \(seat \d\)> (.*)$", expected.split("\n...\n")[0], re.M)
+        person = Person(typed, follow_hints=True)
+        parsed = build_parser().parse_args(argv)
+        position = ddz.Position.parse(" ".join(parsed.position))
+        assert play_puzzle(position, parsed, read=person.read, write=person.write) == 0
+        out = "\n".join(person.transcript) + "\n"
         assert matches(expected, out), f"{command}\nprinted:\n{out}"
-        return
-    # the transcript: what the person typed follows each prompt, then hints to the end
-    typed = re.findall(r"^your move \(seat \d\)> (.*)$", expected.split("\n...\n")[0], re.M)
-    person = Person(typed, follow_hints=True)
-    parsed = build_parser().parse_args(argv)
-    position = ddz.Position.parse(" ".join(parsed.position))
-    assert play_puzzle(position, parsed, read=person.read, write=person.write) == 0
-    out = "\n".join(person.transcript) + "\n"
-    assert matches(expected, out), f"{command}\nprinted:\n{out}"

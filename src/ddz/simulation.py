@@ -336,8 +336,9 @@ class VectorGame(CoreVector):
             raise TypeError(f"step takes integer action indices, not {chosen.dtype}")
         if chosen.shape != (self.n,):
             raise ValueError(f"step takes one action a game, shape ({self.n},), not {chosen.shape}")
-        rewards = np.zeros((self.n, 3), dtype=np.int64)
-        done = np.zeros(self.n, dtype=np.bool_)
+        # the core writes every row of rewards and every flag of done (or raises)
+        rewards = np.empty((self.n, 3), dtype=np.int64)
+        done = np.empty(self.n, dtype=np.bool_)
         self._core.step(chosen, rewards, done.view(np.uint8))
         return (rewards if self.rules.players == 3 else rewards[:, : self.rules.players]), done
 

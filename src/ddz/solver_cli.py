@@ -4,8 +4,10 @@ A position comes in its text form (``docs/positions.md``) as words on the comman
 one a line from a file or standard input. For each, the command prints the table with every
 hand open, then the verdict for the side to act, the best move, the principal line, and the
 nodes and seconds the search took; ``--analyse`` lists every legal move's value instead, and
-``--score`` solves for the exact score. ``--play`` plays the position against the solver:
-the person takes one side, types its moves, and the solver answers with its best move.
+``--score`` solves for the exact score. A file's line may store the value to check (``+1``
+or ``-1``, as ``benchmarks/solver.py`` writes them); ``--json`` prints JSON lines. ``--play``
+plays the position against the solver: the person takes one side, types its moves, and the
+solver answers with its best move.
 
 The search runs in the core without the GIL, so a Ctrl-C would wait for it to end: the
 command searches on a helper thread and, on Ctrl-C, asks the solver to stop
@@ -15,14 +17,17 @@ command searches on a helper thread and, on Ctrl-C, asks the solver to stop
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
 import functools
+import json
 import math
 import sys
 import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from typing import TextIO, TypeVar
 
 import ddz
 from ddz.agents import AnyAgent, choose, make_agent
@@ -48,6 +53,7 @@ EXAMPLES = """examples:
   python -m ddz solve 3KK/44A landlord=0 --play --side farmers
                                                       play the farmer against the solver
   python -m ddz solve --file positions.txt            one position a line ('-': stdin)
+  python -m ddz solve --file positions.txt --json     JSON lines, for scripts
 
 A position is its hands, seat 0 first, '/' between, then key=value fields: landlord=N
 (required), turn=N, table=MOVE@SEAT, played=C/C/C, bombs=N, rules=NAME, ...
@@ -90,8 +96,9 @@ def add_arguments(
     parser.add_argument(
         "--file",
         metavar="FILE",
-        help="read positions from FILE, one a line ('-': standard input); blank lines and "
-        "lines starting with # are skipped",
+        help="read positions from FILE, one a line ('-': standard input), each optionally "
+        "after a stored value +1 or -1 to check (benchmarks/solver.py's files) and before a "
+        "' # comment'; blank lines and lines starting with # are skipped",
     )
     parser.add_argument(
         "--rules",
@@ -107,6 +114,12 @@ def add_arguments(
         "--score",
         action="store_true",
         help="solve for the exact score (bombs, rocket and spring doublings), not only win/loss",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object a position (JSON lines): position, value, move, line, nodes, "
+        "seconds (and score; with --analyse, every move's value)",
     )
     parser.add_argument(
         "--play",
@@ -152,7 +165,16 @@ def add_arguments(
 # --- positions -----------------------------------------------------------------------------
 
 
-def positions(args: argparse.Namespace) -> list[ddz.Position]:
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """A position to solve, and the value a position file stores for it (``+1``/``-1``
+    for the side to act, as ``benchmarks/solver.py``'s files write it), if any."""
+
+    position: ddz.Position
+    stored: int | None = None
+
+
+def positions(args: argparse.Namespace) -> list[Entry]:
     """The positions to solve: the words of the command line, or the lines of ``--file``."""
     rules = None if args.rules is None else PRESETS[args.rules]
     if args.position and args.file is not None:
@@ -163,41 +185,55 @@ def positions(args: argparse.Namespace) -> list[ddz.Position]:
                 "no position: write one, e.g. 'python -m ddz solve 3KK/44A landlord=0', "
                 "or read them with --file"
             )
-        return [_parse(" ".join(args.position), rules)]
-    found: list[ddz.Position] = []
-    for number, line in _lines(args.file):
-        text = line.strip()
+        return [Entry(_parse(" ".join(args.position), rules))]
+    where = "standard input" if args.file == "-" else shorten(args.file)
+    found: list[Entry] = []
+    for number, line in _lines(args.file, where):
+        text = line.partition(" #")[0].strip()  # a comment may follow the position
         if not text or text.startswith("#"):
             continue
         if len(found) == MAX_POSITIONS:
-            raise ValueError(f"{args.file} holds more than {MAX_POSITIONS:,} positions")
-        where = "standard input" if args.file == "-" else args.file
-        found.append(_parse(text, rules, f"{where}, line {number}: "))
+            raise ValueError(f"{where} holds more than {MAX_POSITIONS:,} positions")
+        stored = None
+        first, _, rest = text.partition(" ")
+        if first in ("+1", "-1"):  # VALUE POSITION
+            stored, text = int(first), rest.strip()
+        elif first[:1] in ("+", "-") and first[1:].isdigit():
+            raise ValueError(
+                f"{where}, line {number}: a stored value is +1 or -1, not {shorten(first)}"
+            )
+        found.append(Entry(_parse(text, rules, f"{where}, line {number}: "), stored))
     if not found:
-        raise ValueError(f"{'standard input' if args.file == '-' else args.file} holds no position")
+        raise ValueError(f"{where} holds no position")
     return found
 
 
 def _parse(text: str, rules: ddz.Rules | None, where: str = "") -> ddz.Position:
-    if len(text) > MAX_LINE:
-        raise ValueError(f"{where}a position of {len(text):,} characters is too long")
     try:
         return ddz.Position.parse(text, rules=rules)
     except (ValueError, TypeError) as error:
         raise ValueError(f"{where}{error}") from None
 
 
-def _lines(path: str) -> Iterator[tuple[int, str]]:
-    if path == "-":
-        yield from enumerate(sys.stdin, start=1)
-        return
+def _lines(path: str, where: str) -> Iterator[tuple[int, str]]:
+    """The lines of ``path`` (``-``: standard input), none longer than ``MAX_LINE``: a
+    file of one endless line is refused, not read whole."""
     try:
-        with open(path, encoding="utf-8") as file:
-            yield from enumerate(file, start=1)
+        with contextlib.ExitStack() as stack:
+            if path == "-":
+                file: TextIO = sys.stdin
+            else:
+                file = stack.enter_context(open(path, encoding="utf-8"))
+            number = 0
+            while line := file.readline(MAX_LINE + 1):
+                number += 1
+                if len(line) > MAX_LINE:
+                    raise ValueError(f"{where}, line {number}: longer than {MAX_LINE:,} characters")
+                yield number, line
     except OSError as error:
-        raise ValueError(f"cannot read {shorten(path)}: {error.strerror}") from None
+        raise ValueError(f"cannot read {where}: {error.strerror}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"{shorten(path)} is not UTF-8 text") from None
+        raise ValueError(f"{where} is not UTF-8 text") from None
 
 
 # --- solving -------------------------------------------------------------------------------
@@ -332,39 +368,154 @@ def analysis(game: ddz.Game, values: list[MoveValue], seconds_taken: float) -> l
 
 
 def run(args: argparse.Namespace) -> int:
-    """The ``solve`` command."""
+    """The ``solve`` command: 0, or 1 when a verdict disagrees with a stored value."""
     found = positions(args)
     if args.play:
         if len(found) != 1:
             raise ValueError(f"--play takes one position, not {len(found)}")
-        return play_puzzle(found[0], args)
+        if args.json:
+            raise ValueError("--json is not for --play")
+        return play_puzzle(found[0].position, args)
     if args.side is not None:
         raise ValueError("--side is for --play")
     solvers: dict[ddz.Rules, Solver] = {}
-    for index, position in enumerate(found):
+    tally = Tally()
+    for index, entry in enumerate(found):
+        position = entry.position
         game = position.game()
-        solver = solvers.get(position.rules) or solvers.setdefault(
-            position.rules, _solver(position.rules, args)
-        )
-        if index:
-            print()
-        print(f"position {position}")
-        print(table_text(game))
-        print(flush=True)  # the table shows while the search runs
+        if position.rules not in solvers:
+            solvers[position.rules] = _solver(position.rules, args)
+        solver = solvers[position.rules]
+        if not args.json:
+            if index:
+                print()
+            print(f"position {position}")
+            print(table_text(game))
+            print(flush=True)  # the table shows while the search runs
         limits = {"time_limit": args.time_limit, "node_limit": args.node_limit}
+        start = time.perf_counter()
         if args.analyse:
-            start = time.perf_counter()
             values = interruptible(
                 solver, functools.partial(solver.analyse, game, score=args.score, **limits)
             )
-            lines = analysis(game, values, time.perf_counter() - start)
+            seconds_taken = time.perf_counter() - start
+            value = _best_value(values)
+            tally.add(value, entry.stored, seconds_taken)
+            if args.json:
+                record = _analysis_record(position, values, seconds_taken)
+            else:
+                lines = analysis(game, values, seconds_taken)
         else:
             result = interruptible(
                 solver, functools.partial(solver.solve, game, score=args.score, **limits)
             )
-            lines = report(game, result, args)
+            value = result.value
+            tally.add(value, entry.stored, result.seconds, result.nodes)
+            if args.json:
+                record = _result_record(position, result)
+            else:
+                lines = report(game, result, args)
+        if args.json:
+            if entry.stored is not None:
+                record["stored"] = entry.stored
+            print(json.dumps(record), flush=True)
+            continue
+        if entry.stored is not None:
+            lines.append(_stored_line(value, entry.stored))
         print("\n".join(lines), flush=True)
-    return 0
+    if len(found) > 1 and not args.json:
+        print()
+        print(tally.summary())
+    return 1 if tally.disagree else 0
+
+
+def _best_value(values: list[MoveValue]) -> int | None:
+    """The position's value from its moves' values: a win if one wins, a loss if all lose."""
+    known = [entry.value for entry in values]
+    if 1 in known:
+        return 1
+    return None if None in known else -1
+
+
+def _stored_line(value: int | None, stored: int) -> str:
+    text = f"stored   {'win' if stored > 0 else 'loss'}"
+    if value is None:
+        return text + " (not checked: the search stopped)"
+    return text + (" (agrees)" if value == stored else " (DISAGREES with the search)")
+
+
+def _result_record(position: ddz.Position, result: SolveResult) -> dict[str, object]:
+    record: dict[str, object] = {
+        "position": str(position),
+        "value": result.value,
+        "move": None if result.move is None else str(result.move),
+        "line": [str(move) for move in result.line],
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
+    }
+    if result.score is not None:
+        record["score"] = result.score
+    return record
+
+
+def _analysis_record(
+    position: ddz.Position, values: list[MoveValue], seconds_taken: float
+) -> dict[str, object]:
+    moves = []
+    for entry in values:
+        item: dict[str, object] = {"move": str(entry.move), "value": entry.value}
+        if entry.score is not None:
+            item["score"] = entry.score
+        moves.append(item)
+    return {
+        "position": str(position),
+        "value": _best_value(values),
+        "moves": moves,
+        "seconds": round(seconds_taken, 6),
+    }
+
+
+@dataclasses.dataclass
+class Tally:
+    """The verdicts of a run of positions, for the summary line."""
+
+    wins: int = 0
+    losses: int = 0
+    unknown: int = 0
+    agree: int = 0
+    disagree: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def add(
+        self, value: int | None, stored: int | None, seconds_taken: float, nodes: int = 0
+    ) -> None:
+        if value is None:
+            self.unknown += 1
+        elif value > 0:
+            self.wins += 1
+        else:
+            self.losses += 1
+        if stored is not None and value is not None:
+            if value == stored:
+                self.agree += 1
+            else:
+                self.disagree += 1
+        self.nodes += nodes
+        self.seconds += seconds_taken
+
+    def summary(self) -> str:
+        total = self.wins + self.losses + self.unknown
+        lines = [
+            f"summary  {total} positions: {self.wins} won, {self.losses} lost, "
+            f"{self.unknown} unknown (for the side to act)"
+        ]
+        if self.agree or self.disagree:
+            disagree = f"{self.disagree} DISAGREE" if self.disagree else "none disagrees"
+            lines.append(f"         stored values: {self.agree} agree, {disagree}")
+        nodes = f"{self.nodes:,} nodes in " if self.nodes else ""
+        lines.append(f"         {nodes}{self.seconds:.3f} s")
+        return "\n".join(lines)
 
 
 # --- the puzzle ----------------------------------------------------------------------------

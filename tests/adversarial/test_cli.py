@@ -70,7 +70,7 @@ OPTIONS = {
               "--rules"],
     "serve": ["--port", "--host", "--verbose"],
     "solve": ["--file", "--rules", "--analyse", "--score", "--play", "--side", "--time-limit",
-              "--node-limit", "--memory-mb", "--threads"],
+              "--node-limit", "--memory-mb", "--threads", "--json"],
     "uno simulate": ["--games", "--seed", "--agents", "--json", "--players", "--rules"],
     "uno play": ["--seed", "--seat", "--agents", "--players", "--rules"],
 }  # fmt: skip
@@ -167,7 +167,8 @@ def files(tmp_path: Path) -> dict[str, str]:
     (tmp_path / "record.json").write_text(game.to_json(), encoding="utf-8")
     (tmp_path / "junk.json").write_text('{"seed": "x", "history": [[', encoding="utf-8")
     (tmp_path / "positions.txt").write_text(
-        "# positions\n3KK/44A landlord=0\n\nKK/AA/22 landlord=2 turn=0 table=QQ@1\n",
+        "# positions\n+1 3KK/44A landlord=0  # stored\n\nKK/AA/22 landlord=2 turn=0 table=QQ@1\n"
+        "-1 34/K landlord=0\n",
         encoding="utf-8",
     )
     return {

@@ -333,8 +333,9 @@ cdef class VectorGame:
     def step(self, actions, int64_t[:, ::1] rewards, unsigned char[::1] done):
         """Apply one action index a game (actions: any one-dimensional integer array of n
         entries; copied once into C memory and checked there, so the caller's array may
-        change meanwhile without effect). Games that end write their payoffs to rewards,
-        set done, and start their next deal. All actions are checked first: if one is not
+        change meanwhile without effect). Every game's row of rewards and flag of done is
+        written (callers need not clear them): games that end write their payoffs and set
+        done, and start their next deal; the others write zeros. All actions are checked first: if one is not
         legal, ValueError names the game and nothing changes. Returns the number of this
         step (steps taken before it), for callers that share the object between threads."""
         cdef const int64_t[::1] given = _int64_vector(actions)

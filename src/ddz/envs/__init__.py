@@ -22,11 +22,12 @@ of a fixed action space. docs/environments.md is the manual.
 ``Game.observation_vector(seat, history=history)``, an int8 vector laid out as
 ``ddz.observation_layout(history)`` (``Observation.encode()``'s 140 entries, the bombs, and
 the last ``history`` moves of play; ``history=`` defaults to ``ddz.HISTORY``, 15: 441
-entries); for UNO ``observation(seat).encode()``'s ``ddz.uno.OBSERVATION_SIZE`` (267)
-entries. The bounds are :attr:`Adapter.observation_low` and :attr:`Adapter.observation_high`.
-The action mask is an int8 vector, 1 for each legal action of the seat (from the core's
-legal indices), all 0 when the seat has nothing to decide (not its turn, or the game is
-over).
+entries); for UNO ``ddz.uno.Game.observation_vector(seat)``, equal to
+``observation(seat).encode()``: ``ddz.uno.OBSERVATION_SIZE`` (267) entries. The bounds are
+:attr:`Adapter.observation_low` and :attr:`Adapter.observation_high`. The action mask is an
+int8 vector, 1 for each legal action of the seat (Dou Dizhu: from the core's legal indices;
+UNO: from the seat's legal actions), all 0 when the seat has nothing to decide (not its
+turn, or the game is over).
 
 **Actions.** Dou Dizhu: the indices of ``ddz.ActionSpace(rules)`` (0 is the pass, in play
 and in bidding). UNO: the indices of ``ddz.uno.ActionSpace`` (``UnoActionSpace`` here; 0 is

@@ -5,9 +5,10 @@ Without it this module still imports, but making an environment raises ImportErr
 what to install.
 
 ``env(game, **options)`` is the environment as PettingZoo's own games ship it (wrapped to
-enforce the call order); ``raw_env`` the class itself. ``game`` is one of
-``ddz.envs.GAMES``: ``"classic"``, ``"two-player"``, ``"uno-landlord"``, ``"uno"``. The
-options, each keyword-only:
+enforce the call order: PettingZoo's ``OrderEnforcingWrapper``, subclassed so that the
+attributes a step reads are found without a failed lookup); ``raw_env`` the class itself.
+``game`` is one of ``ddz.envs.GAMES``: ``"classic"``, ``"two-player"``, ``"uno-landlord"``,
+``"uno"``. The options, each keyword-only:
 
 * ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as text, every hand
   shown) or ``"human"`` (prints it after every step);

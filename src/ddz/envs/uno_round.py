@@ -133,7 +133,9 @@ class UnoAdapter(Adapter):
             self._begin_moment()
 
     def observation(self, seat: int) -> Vector:
-        return self.game.observation(seat).encode()
+        # the core's vector: equal to observation(seat).encode(), without building the
+        # Observation (about 13 us against 210 here)
+        return self.game.observation_vector(seat)
 
     def action_text(self, index: int, seat: int | None = None) -> str:
         if self.space.CATCH + self.num_players <= index < self.space.size:
