@@ -83,6 +83,23 @@ def test_agrees_with_minimax(name: str) -> None:
         checked += 1
 
 
+@pytest.mark.parametrize("name", ["endgame", "made-up"])
+def test_chains_under_renumbered_ranks(name: str) -> None:
+    # the table keys positions by their renumbered ranks (gaps closed up while chains are
+    # possible, plain order once they are not): hands of 4-7 cards from a run of ranks with
+    # gaps, so that chains form, break and the renumbering changes shape along the game
+    rules = ddz.ENDGAME if name == "endgame" else RULE_SETS[name].replace(kitty_size=0)
+    solver = ddz.Solver(rules, memory_mb=4)
+    for seed in range(12):
+        rng = random.Random(seed)
+        deck = list("333344445555666688889999TTTTJJJJ2222XD")
+        rng.shuffle(deck)
+        a, b = rng.randint(4, 7), rng.randint(4, 7)
+        hands = ["".join(deck[:a]), "".join(deck[a : a + b])]
+        game = ddz.Game.from_position(rules, hands, landlord=0, to_act=rng.randint(0, 1))
+        assert solver.solve(game, line=False).value == reference.value_for_side_to_act(game), hands
+
+
 def endgame(hands: list[str], **fields: object) -> ddz.Game:
     fields.setdefault("landlord", 0)
     fields.setdefault("to_act", 0)

@@ -249,29 +249,47 @@ def test_batch_and_legal_moves_in_threads_equal_single_threaded() -> None:
         assert codes == expected[i % 2] and found == counts[i % 2]
 
 
+class _ScratchLockThatWatches:
+    """ddz.VectorGame's scratch lock, watched: it notes when a second thread arrives at it
+    while it is held, and keeps a copy of the vector's own mask as each holder leaves, which
+    is what a ``legal_action_mask(copy=False)`` call returned. (That call hands out the
+    vector's own mask, documented to be updated in place by the next call, another
+    thread's included: the caller's array may change as soon as the lock is left, so the
+    test reads what was returned here rather than through the live view.)"""
+
+    def __init__(self, games: ddz.VectorGame) -> None:
+        self.real = games._scratch
+        self.games = games
+        self.arrived = threading.Event()
+        self.left_with: dict[int, np.ndarray] = {}
+
+    def __enter__(self) -> _ScratchLockThatWatches:
+        if self.real.locked():
+            self.arrived.set()
+        self.real.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.games._mask is not None:
+            self.left_with.setdefault(threading.get_ident(), self.games._mask.copy())
+        self.real.release()
+
+
 class _CoreThatLetsAnotherThreadIn:
-    """A VectorGame core whose first legal_indices call, once its run is written, lets a
-    second thread step the vector and read its legal indices (waiting for it at most 0.3 s)
-    before returning: the worst moment for the Python layer's scratch buffer."""
+    """A VectorGame core whose first legal_indices call, once its run is written, starts a
+    second thread that steps the vector and reads its legal indices and own mask, and waits
+    until that thread has come to the scratch lock this call holds (at most 20 s), then
+    0.3 s more, before returning: the worst moment for the Python layer's scratch."""
 
     def __init__(self, games: ddz.VectorGame, actions: np.ndarray) -> None:
         self.real = games._core
         self.games = games
         self.actions = actions
         self.armed = True
-        # the own mask is the vector's, rewritten in place by the second thread's call once
-        # the first call has returned: that rewrite waits until the first caller has compared
-        # what its call returned (else the comparison races it and fails at random)
-        self.checked = threading.Event()
         self.thread: threading.Thread | None = None
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.real, name)
-
-    def mark(self, *arguments: object) -> object:
-        if threading.current_thread() is self.thread:
-            self.checked.wait(5.0)
-        return self.real.mark(*arguments)
 
     def legal_indices(self, out: np.ndarray, offsets: np.ndarray) -> int:
         total: int = self.real.legal_indices(out, offsets)
@@ -285,8 +303,12 @@ class _CoreThatLetsAnotherThreadIn:
 
             thread = threading.Thread(target=other)
             thread.start()
-            thread.join(0.3)  # with the scratch lock held, `other` waits for this call
             self.thread = thread
+            watch = self.games._scratch
+            assert isinstance(watch, _ScratchLockThatWatches)
+            # the other thread steps (the core's own lock), then comes to the scratch lock
+            assert watch.arrived.wait(20), "the second thread never reached the scratch lock"
+            thread.join(0.3)  # held, the lock keeps it out; without one it would finish here
         return total
 
 
@@ -302,6 +324,8 @@ def test_vector_game_scratch_is_one_callers_at_a_time(read: str) -> None:
     before_mask = reference.legal_action_mask()
     actions = reference.sample_legal()
     reference.step(actions)
+    watch = _ScratchLockThatWatches(games)
+    games._scratch = watch  # type: ignore[assignment]
     core = _CoreThatLetsAnotherThreadIn(games, actions)
     games._core = core
     if read == "legal_indices":
@@ -309,11 +333,12 @@ def test_vector_game_scratch_is_one_callers_at_a_time(read: str) -> None:
         assert np.array_equal(indices, before_indices)
         assert np.array_equal(offsets, before_offsets)
     else:
-        assert np.array_equal(games.legal_action_mask(copy=False), before_mask)
-    core.checked.set()
+        games.legal_action_mask(copy=False)
+        assert np.array_equal(watch.left_with[threading.get_ident()], before_mask)
     assert core.thread is not None
     core.thread.join()
     games._core = core.real
+    games._scratch = watch.real
     assert games.state_bytes() == reference.state_bytes()
     assert np.array_equal(games.legal_action_mask(copy=False), reference.legal_action_mask())
     after_indices, after_offsets = reference.legal_indices()

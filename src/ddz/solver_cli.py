@@ -341,9 +341,10 @@ def _payoffs(game: ddz.Game, result: SolveResult) -> str:
     return f"payoffs {payoffs}"
 
 
-def analysis(game: ddz.Game, values: list[MoveValue], seconds_taken: float) -> list[str]:
+def analysis(game: ddz.Game, values: list[MoveValue], seconds_taken: float | None) -> list[str]:
     """Every legal move and its value, best first (winning moves, unknown ones, losing
-    ones; by score within each with ``--score``; the generator's order among equals)."""
+    ones; by score within each with ``--score``; the generator's order among equals), and
+    the time it took unless ``seconds_taken`` is None."""
 
     def rank(entry: MoveValue) -> tuple[int, int]:
         value = 0 if entry.value is None else entry.value
@@ -363,7 +364,8 @@ def analysis(game: ddz.Game, values: list[MoveValue], seconds_taken: float) -> l
         if entry.score is not None:
             row = f"{row:<{width + 12}}score {entry.score:+d}"
         lines.append(row.rstrip())
-    lines.append(f"searched in {seconds_taken:.3f} s")
+    if seconds_taken is not None:
+        lines.append(f"searched in {seconds_taken:.3f} s")
     return lines
 
 
@@ -540,10 +542,11 @@ def play_puzzle(
     you = _side_name(game, next(iter(mine)))
     them = _side_name(game, next(p for p in range(players) if p not in mine))
     write(f"puzzle   {position}")
-    write(f"You play {you}; the solver plays {them}. Every hand is open.")
+    write(f"You play {you}; the solver plays {them}.")
     write(
-        "Type a move in the notation (3, 55, 333+4, 34567, XD, pass); '?' lists your legal\n"
-        "moves, 'hint' asks the solver, 'undo' takes your last move back, 'quit' leaves."
+        "Every hand is open. Type a move in the notation (3, 55, 333+4, 34567, XD, pass);\n"
+        "'?' lists your legal moves, 'hint' asks the solver for one, 'analyse' for the\n"
+        "value of each, 'undo' takes your last move back, 'quit' leaves."
     )
     shown = False
     while not game.is_over:
@@ -587,6 +590,15 @@ def play_puzzle(
                 write(f"hint: {result.move} wins for {you}")
             else:
                 write(f"hint: {result.move} holds out longest; {you} loses against best play")
+            continue
+        if command in ("analyse", "analyze"):
+            values = interruptible(
+                solver,
+                functools.partial(
+                    solver.analyse, game, time_limit=args.time_limit, node_limit=args.node_limit
+                ),
+            )
+            write("\n".join(analysis(game, values, None)))
             continue
         if command == "undo":
             if _undo(game, mine):
