@@ -14,7 +14,9 @@ unmodified interactive programs through a pipe, as a person would:
   and ``z`` for the small and big joker), prints ``search_multithreading time: S seconds.``
   and then ``play: [...]`` (the landlord wins) or ``can not win``.
 * Whotakesmyname/ChinesePokerGame (``ChinesePokerGame/*.cpp``, needs boost's hash headers,
-  built with ``g++ -O2 -std=c++17 -pthread -include iostream -include iterator``): it asks
+  built with ``g++ -O2 -DNDEBUG -std=c++17 -pthread -include iostream -include iterator``,
+  as its Release configuration: with assertions on, its off-by-one answers below trip an
+  assertion in ``HandPool::Delete`` and the program aborts): it asks
   for the landlord's hand, the farmer's (``O`` for a ten, ``Y``/``Z`` for the jokers) and the
   move to answer (empty: the landlord leads), prints ``共花费S秒`` (the seconds) and then
   ``地主必胜`` (the landlord wins) or ``地主无必胜策略``.
@@ -53,6 +55,7 @@ import os
 import queue
 import re
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -156,14 +159,14 @@ def run_anchor(
         if seconds is not None and verdict_pattern.search(line):
             value = 1 if win_text in line else -1
             break
-    if process.poll() is None:
-        process.kill()
+    # kill and reap by hand: Popen.poll/kill would reap the child and lose its rusage
+    os.kill(process.pid, signal.SIGKILL)
     _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = -signal.SIGKILL
     peak_mb = usage.ru_maxrss / 1024
     if value is None:
         if note == "crash":
-            signal = -status & 0x7F if status & 0x7F else 0
-            note = "memory" if peak_mb > memory_gb * 1024 * 0.5 else f"crash {signal or status}"
+            note = "memory" if peak_mb > memory_gb * 1024 * 0.5 else f"crash (status {status})"
         return Run(None, limit, peak_mb, note)
     assert seconds is not None
     return Run(value, seconds, peak_mb)

@@ -2,7 +2,7 @@
 PIMC takes a decision.
 
     python benchmarks/pimc_arena.py [--deals 300] [--seed 1] [--rules classic two-player]
-                                    [--worlds 100] [--playouts 1000] [--keep 8]
+                                    [--worlds 100] [--playouts 1000] [--keep 8] [--work 1000000]
                                     [--exact-cards 12] [--node-limit 2000] [--solve-nodes 20000]
                                     [--win-weight 1] [--epsilon 0] [--json PATH]
 
@@ -79,6 +79,7 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "worlds": args.worlds,
         "playouts": args.playouts,
         "keep": args.keep,
+        "work": args.work,
         "exact_cards": args.exact_cards,
         "node_limit": args.node_limit,
         "solve_nodes": args.solve_nodes,
@@ -135,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", nargs="+", default=["classic", "two-player"], choices=PRESETS)
     parser.add_argument("--worlds", type=int, default=100)
     parser.add_argument("--keep", type=int, default=8)
+    parser.add_argument("--work", type=int, default=1_000_000)
     parser.add_argument("--playouts", type=int, default=1000)
     parser.add_argument("--exact-cards", type=int, default=12)
     parser.add_argument("--node-limit", type=int, default=2000)

@@ -15,8 +15,11 @@ Each size runs in a fresh child process, one cold ``ddz.Solver`` a position (as
 position's time is the verdict's (``SolveResult.seconds``, the principal variation not
 included). A position not solved within ``--time-limit`` counts as unknown and as the limit
 in the time columns (so the max then reads ``>limit``). nodes/s is all nodes over all
-seconds of the size. Timings on a loaded machine vary: compare medians of runs made one
-after another, and see docs/solver.md for how the published tables were made.
+seconds of the size. Times are the solving process's CPU time by default (``--clock cpu``:
+on a machine shared with other work the wall clock counts the waits for a core too); the
+time limit is the solver's own, on the wall clock. Timings on a loaded machine vary:
+compare medians of runs made one after another, and see docs/solver.md for how the
+published tables were made.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -70,9 +74,10 @@ def random_positions(seats: int, size: int, count: int, seed: int) -> list[ddz.P
     return positions
 
 
-def read_positions(path: Path) -> list[tuple[int, ddz.Position, str]]:
+def read_positions(path: Path) -> list[tuple[int | None, ddz.Position, str]]:
     """The lines of a position file: ``(value, position, comment)``. A line is ``VALUE
-    POSITION`` with VALUE ``+1`` or ``-1`` (for the side to act) and POSITION in
+    POSITION`` with VALUE ``+1`` or ``-1`` (for the side to act; ``?`` for a position whose
+    value was not verified within the time the set's maker allowed: ``None``) and POSITION in
     ``ddz.Position``'s text form, optionally followed by ``# comment``; blank lines and
     lines starting with ``#`` are skipped."""
     entries = []
@@ -82,13 +87,14 @@ def read_positions(path: Path) -> list[tuple[int, ddz.Position, str]]:
             continue
         text, _, comment = line.partition(" #")
         value_text, _, position_text = text.strip().partition(" ")
-        if value_text not in ("+1", "-1"):
-            raise ValueError(f"{path}:{number}: the value must be +1 or -1, not {value_text!r}")
+        if value_text not in ("+1", "-1", "?"):
+            raise ValueError(f"{path}:{number}: the value must be +1, -1 or ?, not {value_text!r}")
         try:
             position = ddz.Position.parse(position_text.strip())
         except ValueError as error:
             raise ValueError(f"{path}:{number}: {error}") from None
-        entries.append((int(value_text), position, comment.strip()))
+        value = None if value_text == "?" else int(value_text)
+        entries.append((value, position, comment.strip()))
     return entries
 
 
@@ -111,8 +117,13 @@ def solve_all(request: dict[str, Any]) -> dict[str, Any]:
         solver = ddz.Solver(
             position.rules, memory_mb=request["memory_mb"], threads=request["threads"]
         )
-        result = solver.solve(position.game(), time_limit=request["time_limit"], line=False)
-        results.append({"value": result.value, "seconds": result.seconds, "nodes": result.nodes})
+        game = position.game()
+        cpu = time.process_time()
+        result = solver.solve(game, time_limit=request["time_limit"], line=False)
+        cpu = time.process_time() - cpu
+        results.append(
+            {"value": result.value, "seconds": result.seconds, "cpu": cpu, "nodes": result.nodes}
+        )
     # ru_maxrss is in KiB on Linux
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return {"results": results, "peak_rss": peak, "baseline_rss": baseline}
@@ -141,12 +152,13 @@ def run_size(texts: list[str], args: argparse.Namespace) -> dict[str, Any]:
 # --- the table ---------------------------------------------------------------------------
 
 
-def summarise(label: str, answer: dict[str, Any], limit: float) -> dict[str, Any]:
+def summarise(label: str, answer: dict[str, Any], limit: float, clock: str) -> dict[str, Any]:
     results = answer["results"]
     unknown = sum(1 for r in results if r["value"] is None)
-    times = [r["seconds"] if r["value"] is not None else limit for r in results]
+    key = "cpu" if clock == "cpu" else "seconds"
+    times = [r[key] if r["value"] is not None else limit for r in results]
     nodes = sum(r["nodes"] for r in results)
-    seconds = sum(r["seconds"] for r in results)
+    seconds = sum(r[key] for r in results)
     return {
         "label": label,
         "count": len(results),
@@ -205,6 +217,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory-mb", type=int, default=256, help="the table's bound")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="time a solve by the process's CPU time (default: a busy machine's waits do "
+        "not count; with --threads > 1 it adds the threads up) or the wall clock",
+    )
+    parser.add_argument(
         "--from-files",
         type=Path,
         metavar="DIR",
@@ -220,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--count and --time-limit must be positive")
 
     # (label, texts, stored values or None)
-    jobs: list[tuple[str, list[str], list[int] | None]] = []
+    jobs: list[tuple[str, list[str], list[int | None] | None]] = []
     if args.from_files:
         for path in sorted(args.from_files.glob("*.txt")):
             entries = read_positions(path)
@@ -237,10 +256,10 @@ def main(argv: list[str] | None = None) -> int:
     rows, wrong = [], 0
     for label, texts, values in jobs:
         answer = run_size(texts, args)
-        row = summarise(label, answer, args.time_limit)
+        row = summarise(label, answer, args.time_limit, args.clock)
         if values is not None:
             for text, value, result in zip(texts, values, row["results"], strict=True):
-                if result["value"] is not None and result["value"] != value:
+                if None not in (value, result["value"]) and result["value"] != value:
                     wrong += 1
                     print(f"WRONG: {text} stored {value:+d}, solved {result['value']:+d}")
         row["positions"] = texts
@@ -250,7 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     baseline = max(row["baseline_rss_mb"] for row in rows)
     print(
         f"\nddz {ddz.__version__}; {args.threads} thread(s), memory_mb={args.memory_mb}, "
-        f"seed {args.seed}, time limit {args.time_limit:g} s; a child process holds "
+        f"seed {args.seed}, {args.clock} clock, time limit {args.time_limit:g} s (wall "
+        f"clock); a child process holds "
         f"{baseline:.0f} MB before its first solve"
     )
     if args.json:

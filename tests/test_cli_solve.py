@@ -208,7 +208,7 @@ def test_limits_give_an_unknown_verdict(capsys: pytest.CaptureFixture[str]) -> N
         (["3KK/44A", "landlord=0", "--file", "x"], "not both"),
         (["--file", "/no/such/file"], "cannot read '/no/such/file'"),
         (["--file", "/"], "cannot read '/'"),
-        (["3KK/44A landlord=0" + " x" * 6000], "fields are key=value"),
+        (["3KK/44A landlord=0" + " x" * 6000], "12018 characters, more than the 1000 read"),
         (["3KK/44A", "landlord=0", "--play", "--json"], "--json is not for --play"),
     ],
 )

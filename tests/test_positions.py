@@ -205,7 +205,11 @@ def test_text_defaults_and_rules() -> None:
         ("3/4 landlord=0 moves=1", "write landlord,farmers"),
         ("3/4 landlord=0 rules=chess", "presets are"),
         ("3/4/5 landlord=0 rules=endgame", "3 entries; these rules have 2 seats"),
-        ("3/4 landlord=0 " + "x" * 10_000, "10015 chars"),
+        ("3/4 landlord=0 " + "x" * 10_000, "10015 characters, more than the 1000 read"),
+        ("3/4 landlord=0" + " " * 10_000_000, "10000014 characters"),  # refused unread
+        ("3/4 landlord=1_0", "landlord: '1_0' is not a number"),  # int() would read 10
+        ("3/4 landlord=+0", "landlord: '\\+0' is not a number"),
+        ("3/4 landlord=\u0660", "is not a number"),  # an Arabic-Indic zero: int() reads 0
     ],
 )
 def test_bad_text_says_what_is_wrong(text: str, message: str) -> None:

@@ -152,7 +152,7 @@ def test_solver_agent_falls_back_to_greedy() -> None:
 
 
 def test_pimc_arguments_are_checked() -> None:
-    for bad in ({"worlds": 0}, {"playouts": 0}, {"epsilon": 1001}, {"time_limit": 0}):
+    for bad in ({"worlds": 0}, {"playouts": 0}, {"epsilon": 1001}, {"time_limit": 0}, {"work": -1}):
         with pytest.raises(ValueError):
             PIMCAgent(**bad)  # type: ignore[arg-type]
     seen = Game(seed=3).observation(Game(seed=3).current_player or 0)
@@ -183,6 +183,27 @@ def test_playouts_are_greedy_games() -> None:
         while not child.is_over:
             child.step(choose(greedy, child))
         assert out[0, j] == child.payoffs()[seat], str(action)
+
+
+def test_playouts_stop_at_their_work_budget() -> None:
+    game = Game(seed=9)
+    while game.phase == "bidding":
+        game.step(choose(GreedyAgent(), game))
+    seat = game.current_player
+    assert seat is not None
+    worlds = ddz.sample_worlds(game, seat, 20, seed=1)
+    codes = np.array([action.code for action in game.legal_actions()], dtype=np.uint64)
+    full = np.zeros((20, len(codes)), dtype=np.int64)
+    args = (game.rules, game.state_bytes(), worlds.hands, worlds.kitty, codes, seat)
+    played, work = playouts.greedy_playouts(*args, full)
+    assert played == 20 and work > 20 * len(codes)
+    part = np.zeros_like(full)
+    played, spent = playouts.greedy_playouts(*args, part, 0, 0, work // 2)
+    assert 1 < played < 20 and spent >= work // 2  # stops after the world that reached it
+    assert (part[:played] == full[:played]).all() and not part[played:].any()
+    assert playouts.greedy_playouts(*args, part, 0, 0, 1)[0] == 1  # always one world
+    agent = PIMCAgent(1, rules=game.rules, work=1)  # one world a round: still legal
+    assert agent.act(game.observation(seat)) in game.legal_actions()
 
 
 def test_playouts_refuse_what_does_not_fit() -> None:

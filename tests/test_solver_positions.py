@@ -54,7 +54,7 @@ def test_read_positions_reports_bad_lines(tmp_path: Path) -> None:
     ]
     bad_value = tmp_path / "value.txt"
     bad_value.write_text("1 KK/3 landlord=0\n")
-    with pytest.raises(ValueError, match=r"value.txt:1: the value must be \+1 or -1"):
+    with pytest.raises(ValueError, match=r"value.txt:1: the value must be \+1, -1 or \?"):
         bench.read_positions(bad_value)
     bad_position = tmp_path / "position.txt"
     bad_position.write_text("+1 KK/3 landlord=0\n+1 KK/3\n")
@@ -88,3 +88,61 @@ def test_benchmark_checks_stored_values(tmp_path: Path) -> None:
     assert child.returncode == 1
     assert "WRONG: 34/KK landlord=0 turn=0 rules=endgame stored +1, solved -1" in child.stdout
     assert reference.value_for_side_to_act(ddz.Position.parse("34/KK landlord=0").game()) == -1
+
+
+# --- the shipped sets --------------------------------------------------------------------
+
+FILES = sorted(POSITIONS.glob("*.txt"))
+# re-solved here (each a few milliseconds); the larger sets are checked by
+# `python benchmarks/solver.py --from-files benchmarks/positions`
+RESOLVED = {"two-10", "two-14", "two-18", "two-22", "three-12", "three-18", "puzzles"}
+# the sets that may hold positions not verified within the maker's time limit ("?")
+UNKNOWN_ALLOWED = {"two-34"}
+# also checked against the slow reference minimax (about a second in all)
+REFERENCE = {"two-10": 6, "three-12": 2}
+
+
+def test_the_shipped_sets_are_there() -> None:
+    names = {path.stem for path in FILES}
+    two = {f"two-{size}" for size in bench.TWO_SEAT_SIZES}
+    three = {f"three-{size}" for size in bench.THREE_SEAT_SIZES}
+    assert two | three | {"puzzles"} <= names
+
+
+@pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
+def test_a_file_parses_and_says_its_rules(path: Path) -> None:
+    entries = bench.read_positions(path)
+    assert entries
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line]
+    assert lines[0].startswith("# ") and "verified" in path.read_text(encoding="utf-8")
+    for value, position, _comment in entries:
+        assert value in (1, -1) or (value is None and path.stem in UNKNOWN_ALLOWED)
+        text = str(position)
+        assert " rules=" in text  # every line names its rules
+        shown = "?" if value is None else f"{value:+d}"
+        assert any(line.startswith(f"{shown} {text}") for line in lines)  # canonical form
+        game = position.game()
+        assert game.phase == "play" and not game.is_over
+    if path.stem == "puzzles":
+        assert all(comment for _, _, comment in entries)  # every puzzle says its source
+        return
+    seats_word, size = path.stem.split("-")
+    seats = 2 if seats_word == "two" else 3
+    expected = bench.random_positions(seats, int(size), len(entries), seed=0)
+    assert [str(p) for _, p, _ in entries] == [str(p) for p in expected]
+
+
+@pytest.mark.parametrize("path", [p for p in FILES if p.stem in RESOLVED], ids=lambda p: p.stem)
+def test_stored_values_are_the_solvers(path: Path) -> None:
+    for value, position, _ in bench.read_positions(path):
+        if sum(len(hand) for hand in position.hands) > 22:
+            continue  # a puzzle of 23+ cards can take seconds: --from-files checks it
+        result = ddz.Solver(position.rules).solve(position.game(), time_limit=60, line=False)
+        assert result.value == value, str(position)
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_stored_values_are_the_reference_minimax(name: str) -> None:
+    entries = bench.read_positions(POSITIONS / f"{name}.txt")[: REFERENCE[name]]
+    for value, position, _ in entries:
+        assert reference.value_for_side_to_act(position.game()) == value, str(position)

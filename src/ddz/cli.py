@@ -45,7 +45,7 @@ import ddz
 from ddz import batch, solver_cli
 from ddz.agents import AGENTS, choose, make_agent
 from ddz.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
-from ddz.errors import shorten
+from ddz.errors import MAX_RECORD, shorten
 from ddz.render import grouped as _grouped
 from ddz.render import text as _table
 from ddz.render import wrap_items
@@ -391,9 +391,17 @@ def _perft(args: argparse.Namespace) -> int:
     if args.record is not None:
         try:
             with open(args.record, encoding="utf-8") as file:
-                text = file.read()
+                # at most one character past the longest record: /dev/zero, a pipe that never
+                # ends or a huge file is refused after a bounded read, not read for ever
+                text = file.read(MAX_RECORD + 1)
         except OSError as error:
             raise ValueError(f"cannot read {args.record}: {error.strerror}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"cannot read {args.record}: it is not UTF-8 text") from None
+        if len(text) > MAX_RECORD:
+            raise ValueError(
+                f"{args.record} is longer than a record may be ({MAX_RECORD:,} characters)"
+            )
         game = ddz.Game.from_json(text) if text.lstrip().startswith("{") else None
         if game is None:
             game = ddz.Game.from_record(text)

@@ -238,6 +238,11 @@ def _tables(rules: Rules) -> tuple[Rules, _actions.ActionIndex, npt.NDArray[np.u
     return last
 
 
+_MAX_CARDS = 64  # a seat's card count: more than any deck holds, action cards included
+_MAX_MULTIPLIER = 1 << 62  # above any score the core holds (capped at 2**60 x the bid)
+_MAX_GRABS = 8  # Rules.max_grabs' bound
+
+
 @dataclasses.dataclass(frozen=True)
 class Observation:
     """What one player may know: never another player's hand or the unshown kitty.
@@ -264,6 +269,47 @@ class Observation:
     legal_actions: tuple[Action, ...] = ()
     """The observing player's legal actions when it is their turn, else empty: an agent
     chooses one of them."""
+
+    def fault(self) -> tuple[str, str] | None:
+        """``(field, what is wrong)`` if this observation is not one a game can give (seats
+        outside the game, a seat's played cards missing, counts a deck cannot hold, the
+        player's hand not its count, bid, multiplier, direction or grabs out of range); None
+        if it is well formed. Records (:meth:`from_dict`) and ``ddz.sample_worlds`` check
+        it, so a hand-edited observation is refused with the field named instead of failing
+        later inside ``encode`` or the sampler."""
+        seats = len(self.card_counts)
+        if seats not in (2, 3):
+            return "card_counts", f"one count per seat (2 or 3), not {seats}"
+        if any(not 0 <= count <= _MAX_CARDS for count in self.card_counts):
+            return "card_counts", f"counts are 0..{_MAX_CARDS}, not {shorten(self.card_counts)}"
+        if len(self.played) != seats:
+            return "played", f"one set of played cards per seat ({seats}), not {len(self.played)}"
+        for name in ("player", "landlord", "table_player", "current_player"):
+            seat = getattr(self, name)
+            if (seat is not None or name == "player") and not 0 <= seat < seats:
+                return name, f"there is no seat {shorten(seat)} (seats 0..{seats - 1})"
+        if len(self.hand) != self.card_counts[self.player]:
+            return "hand", (
+                f"the player's hand holds {len(self.hand)} cards, its count says "
+                f"{self.card_counts[self.player]}"
+            )
+        if (self.table is None) != (self.table_player is None):
+            return "table_player", "a table move and the seat that made it come together"
+        if not 0 <= self.bid <= 3:
+            return "bid", f"a bid is 0..3, not {shorten(self.bid)}"
+        if not 0 <= self.multiplier <= _MAX_MULTIPLIER:
+            return "multiplier", f"the multiplier is 0..2**62, not {shorten(self.multiplier)}"
+        if self.direction not in (1, -1):
+            return "direction", f"direction is 1 or -1, not {shorten(self.direction)}"
+        if not 0 <= self.grabs <= _MAX_GRABS:
+            return "grabs", f"grabs are 0..{_MAX_GRABS}, not {shorten(self.grabs)}"
+        for record in self.history:
+            if not 0 <= record.player < seats or record.ply < 0:
+                return "history", (
+                    f"an action at ply {shorten(record.ply)} by seat {shorten(record.player)}: "
+                    f"plies count from 0, seats are 0..{seats - 1}"
+                )
+        return None
 
     def encode(self) -> npt.NDArray[np.int8]:
         """A fixed-size int8 vector of this observation, laid out as ``OBSERVATION_LAYOUT``

@@ -22,9 +22,11 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ddz._core import moves as _moves
 from ddz.cards import SYMBOLS, Cards, CardsLike
-from ddz.errors import shorten
+from ddz.errors import check_text, shorten
 from ddz.moves import Move, MoveType
 from ddz.rules import CLASSIC, ENDGAME, PRESETS, Bidding, Rules
 
@@ -164,7 +166,9 @@ class Position:
                     f"with {self.grabs} let cards the farmer holding {len(self.hands[farmer])} "
                     f"cards has already won"
                 )
-        if direction not in (1, -1) or isinstance(direction, bool):
+        if not _is_integer(direction):  # 1.0, True: the wrong type, not a direction
+            raise TypeError(f"direction is the int 1 or -1, not {shorten(direction)}")
+        if direction not in (1, -1):
             raise ValueError(f"direction is 1 or -1, not {shorten(direction)}")
         if direction == -1 and not rules.action_cards:
             raise ValueError("direction -1 needs Reverse cards (rules.action_cards)")
@@ -188,8 +192,7 @@ class Position:
         """Read the text form (``docs/positions.md``). ``rules`` names the rules when the
         text has no ``rules=`` field (or must agree with it); without either, two hands
         mean ``ddz.ENDGAME`` and three ``ddz.CLASSIC``."""
-        if not isinstance(text, str):
-            raise TypeError(f"a position is parsed from a string, not {type(text).__name__}")
+        check_text(text, "a position")  # longer than MAX_TEXT: refused before any work
         tokens = text.split()
         if not tokens:
             raise ValueError("an empty position: write the hands first, seat 0 first, '/' between")
@@ -341,20 +344,28 @@ def _card_sets(name: str, values: object, players: int) -> tuple[Cards, ...]:
     return tuple(_cards(f"{name}[{seat}]", value) for seat, value in enumerate(values))
 
 
+def _is_integer(value: object) -> bool:
+    """An ``int`` or numpy integer (what a seat or count read from an array is), never a
+    ``bool`` (numpy's either) or a float."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 def _integer(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not _is_integer(value):
         raise TypeError(f"{name} must be an int, not {shorten(value)}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, not {value}")
-    return int(value)
+    number: int = int(value)  # type: ignore[call-overload]
+    if not low <= number <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, not {shorten(number)}")
+    return number
 
 
 def _seat(name: str, value: object, players: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not _is_integer(value):
         raise TypeError(f"{name} must be a seat (an int), not {shorten(value)}")
-    if not 0 <= value < players:
-        raise ValueError(f"{name} must be a seat 0..{players - 1}, not {value}")
-    return int(value)
+    number: int = int(value)  # type: ignore[call-overload]
+    if not 0 <= number < players:
+        raise ValueError(f"{name} must be a seat 0..{players - 1}, not {shorten(number)}")
+    return number
 
 
 def _table_move(table: object, rules: Rules) -> Move | None:
@@ -400,10 +411,12 @@ def _split_sets(name: str, text: str) -> list[Cards]:
 
 
 def _number(name: str, text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"{name}: {shorten(text)} is not a number") from None
+    # ASCII digits with an optional minus only: int() would also read "1_0", "+1" and
+    # other scripts' digits ("٣"), none of which the text form writes
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 20:
+        raise ValueError(f"{name}: {shorten(text)} is not a number")
+    return int(text)
 
 
 def _rules_named(name: str | None, rules: Rules | None, seats: int) -> Rules:

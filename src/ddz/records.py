@@ -463,9 +463,13 @@ def observation_from_dict(data: object) -> Observation:
     if missing:
         raise RecordError("missing", field=missing[0])
     try:
-        return Observation(**values)
+        observation = Observation(**values)
     except (TypeError, ValueError) as error:
         raise RecordError(str(error)) from None
+    fault = observation.fault()
+    if fault is not None:
+        raise RecordError(fault[1], field=fault[0])
+    return observation
 
 
 def observation_to_json(observation: Observation) -> str:

@@ -136,7 +136,10 @@ class PIMCAgent:
        the end of the game, in C (``ddz._core.playouts``), scoring the seat's payoff. With
        more than ``keep`` legal actions and more than ``playouts`` playouts to play, a first
        round plays every action in the first ``playouts // actions`` worlds (at least one),
-       and only the ``keep`` best of them (and the greedy agent's choice) go on to every world;
+       and only the ``keep`` best of them (and the greedy agent's choice) go on to every world.
+       Each round stops after the world at which its playouts' players have scored ``work``
+       legal moves in all (0: no limit), a bound on the time that depends on nothing else:
+       a few hundred a playout is usual, about 20 ns each;
     3. when ``exact_cards`` or fewer cards are left in the hands (play phase), solves each
        world's position after each of those actions exactly (:func:`ddz.solve`,
        ``node_limit`` nodes a solve, ``solve_nodes`` nodes a decision in all, world by world;
@@ -165,6 +168,7 @@ class PIMCAgent:
         worlds: int = 100,
         playouts: int = 1000,
         keep: int = 8,
+        work: int = 1_000_000,
         exact_cards: int = 12,
         node_limit: int = 2_000,
         solve_nodes: int = 20_000,
@@ -176,6 +180,7 @@ class PIMCAgent:
         self.worlds = check_integer(worlds, "worlds", 1, 1 << 16)
         self.playouts = check_integer(playouts, "playouts", 1, 1 << 24)
         self.keep = check_integer(keep, "keep", 1, 1 << 16)
+        self.work = check_integer(work, "work", 0, 1 << 62)
         self.exact_cards = check_integer(exact_cards, "exact_cards", 0, 64)
         self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
         self.solve_nodes = check_integer(solve_nodes, "solve_nodes", 0, 1 << 40)
@@ -251,9 +256,10 @@ class PIMCAgent:
         me: int,
         seed: int,
     ) -> npt.NDArray[np.int64]:
-        """Seat ``me``'s payoff in each of the first ``count`` worlds after each action."""
+        """Seat ``me``'s payoff in each of the first ``count`` worlds after each action (in
+        fewer worlds when the playouts' work reached ``work``)."""
         payoffs = np.empty((count, len(codes)), dtype=np.int64)
-        _playouts.greedy_playouts(
+        played, _ = _playouts.greedy_playouts(
             rules,
             state,
             worlds.hands[:count],
@@ -263,8 +269,9 @@ class PIMCAgent:
             payoffs,
             seed,
             self.epsilon,
+            self.work,
         )
-        return payoffs
+        return payoffs[:played]
 
     def _value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """Each action's mean payoff plus ``win_weight`` times its share of won worlds."""

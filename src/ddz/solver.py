@@ -18,8 +18,13 @@ limits, lazy-SMP threads. docs/solver.md has the details and the measured speed.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import threading
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
 
 from ddz._core import solver as _core
 from ddz.errors import check_integer, shorten
@@ -128,6 +133,7 @@ class Solver:
     ) -> SolveResult:
         """Solve the position of ``game`` (play phase, not over) for the side to act; see
         :func:`solve`."""
+        score, line = _switch(score, "score"), _switch(line, "line")
         with self._lock:
             self._stopping = False
             return self._solve(game, time_limit, node_limit, score, line)
@@ -172,6 +178,7 @@ class Solver:
     ) -> list[MoveValue]:
         """Every legal move of the side to act with its value for that side (each move
         searched within the limits); in the order ``game.legal_actions()`` gives."""
+        score = _switch(score, "score")
         with self._lock:
             self._stopping = False
             return self._analyse(game, time_limit, node_limit, score)
@@ -226,7 +233,9 @@ class Solver:
         if self._stopping:  # stop() asked: every search left in this call is unknown
             return None, None, 0
 
-        def run(thread: int) -> tuple[int | None, int | None, int, bool]:
+        def run(
+            thread: int, seconds: float, nodes: int
+        ) -> tuple[int | None, int | None, int, bool]:
             return core.solve(
                 hands,
                 table,
@@ -238,26 +247,44 @@ class Solver:
                 landlord_plays=lplays,
                 farmer_plays=fplays,
                 score_mode=score,
-                time_limit=time_limit,
-                node_limit=node_limit,
+                time_limit=seconds,
+                node_limit=nodes,
                 thread=thread,
             )
 
         if core.threads == 1:
-            value, code, nodes, _ = run(0)
-            return value, code, nodes
+            # The search runs in C without the GIL, where Ctrl-C cannot reach it. A short one
+            # (a slice of nodes: most solves) runs right here; a longer one goes on to a helper
+            # thread while this one waits where signals reach it (_interruptible).
+            start = time.monotonic()
+            first = node_limit if 0 < node_limit <= _SLICE_NODES else _SLICE_NODES
+            value, code, nodes, _ = run(0, time_limit, first)
+            if value is not None or first == node_limit or self._stopping:
+                return value, code, nodes
+            seconds = 0.0
+            if time_limit:
+                seconds = time_limit - (time.monotonic() - start)
+                if seconds <= 0:
+                    return None, None, nodes
+            more_nodes = 0
+            if node_limit:
+                more_nodes = node_limit - nodes
+                if more_nodes <= 0:
+                    return None, None, nodes
+            value, code, more, _ = _interruptible(core, lambda: run(0, seconds, more_nodes))
+            return value, code, nodes + more
         results: list[tuple[int | None, int | None, int, bool]] = [(None, None, 0, False)]
         results *= core.threads
 
         def helper(thread: int) -> None:
-            results[thread] = run(thread)
+            results[thread] = run(thread, time_limit, node_limit)
 
         core.reset_stop()
         helpers = [threading.Thread(target=helper, args=(i,)) for i in range(1, core.threads)]
         for thread in helpers:
             thread.start()
         try:
-            results[0] = run(0)
+            results[0] = _interruptible(core, lambda: run(0, time_limit, node_limit))
         finally:
             core.request_stop()
             for thread in helpers:
@@ -282,18 +309,74 @@ class Solver:
         return tuple(moves)
 
 
+_SLICE_NODES = 1 << 18
+"""Nodes a search runs on the calling thread (a few tens of milliseconds) before it moves to
+a helper thread that Ctrl-C can stop: nearly every solve fits, and pays for no thread."""
+
+_T = TypeVar("_T")
+
+
+def _interruptible(core: Any, work: Callable[[], _T]) -> _T:
+    """``work()`` (a search without the GIL) on a helper thread, this thread waiting where
+    signals reach it: Ctrl-C raises KeyboardInterrupt here, which first stops the search
+    (the core's stop flag, set until the helper is done) and waits for it, so the solver is
+    whole and free again when the exception arrives."""
+    box: list[tuple[bool, Any]] = []
+    began, done = threading.Event(), threading.Event()
+
+    def target() -> None:
+        began.set()
+        try:
+            box.append((True, work()))
+        except BaseException as error:  # handed to the caller below
+            box.append((False, error))
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=target, name="ddz-solve", daemon=True)
+    try:
+        thread.start()
+        while not done.wait(0.2):
+            pass
+    except BaseException:
+        # The signal may come before the helper runs, or while start() waits for it: once
+        # it has begun it ends soon after the stop flag, so wait for that, asking again
+        # each turn (a search starting clears the flag).
+        if began.wait(5.0):
+            while not done.wait(0.05):
+                core.request_stop()
+        raise
+    thread.join()
+    ok, result = box[0]
+    if not ok:
+        raise result
+    return result  # type: ignore[no-any-return]
+
+
 def _side(game: Game, seat: int | None) -> int:
     return 0 if seat == game.landlord else 1
 
 
 def _limits(time_limit: float | None, node_limit: int | None) -> tuple[float, int]:
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-        raise ValueError(
-            f"time_limit must be a positive number of seconds, not {shorten(time_limit)}"
-        )
+    if time_limit is not None:
+        # a real number (numpy's too), never a bool (True is no number of seconds) or text
+        if isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, numbers.Real):
+            raise TypeError(f"time_limit is a number of seconds, not {shorten(time_limit)}")
+        if not time_limit > 0:  # NaN too
+            raise ValueError(
+                f"time_limit must be a positive number of seconds, not {shorten(time_limit)}"
+            )
     if node_limit is not None:
         node_limit = check_integer(node_limit, "node_limit", 1, (1 << 64) - 1)
     return float(time_limit or 0.0), int(node_limit or 0)
+
+
+def _switch(value: object, name: str) -> bool:
+    """A yes/no argument: ``bool`` (numpy's taken); anything else is a TypeError, since a
+    truthy ``"no"`` or ``1`` would otherwise switch the mode on without a word."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} is True or False, not {shorten(value)}")
+    return bool(value)
 
 
 def solve(

@@ -196,6 +196,9 @@ def sample_worlds(
             raise ValueError(
                 f"the observation has {len(source.card_counts)} seats; the rules {rules.players}"
             )
+        fault = source.fault()
+        if fault is not None:
+            raise ValueError(f"the observation is no game's: {fault[0]}: {fault[1]}")
         history = list(source.history)
         moves = _moves_from(source)
     else:

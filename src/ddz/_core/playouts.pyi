@@ -15,4 +15,5 @@ def greedy_playouts(
     out: Any,
     seed: int = 0,
     epsilon: int = 0,
-) -> None: ...
+    max_work: int = 0,
+) -> tuple[int, int]: ...

@@ -27,7 +27,7 @@ from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 from ddz._core.rng cimport below, splitmix64
 from ddz._core.state cimport *
-from ddz._core.greedy cimport greedy_action
+from ddz._core.greedy cimport g_bid, g_play
 
 cdef enum:
     CODES = 4096            # legal moves a turn holds on the stack (more: the heap)
@@ -66,8 +66,39 @@ cdef inline uint64_t random_action(const GameState* s, const GameConfig* cfg, ui
     return chosen
 
 
+cdef inline uint64_t counted_greedy(const GameState* s, const GameConfig* cfg, uint64_t* codes,
+                                    uint64_t* work) noexcept nogil:
+    """greedy.pxd's greedy_action, adding the number of legal moves it scored to work[0]:
+    the cost of a playout is in those, and a hand rich in kickers has thousands."""
+    cdef Sink sink
+    cdef uint64_t* heap
+    cdef uint64_t chosen
+    if s.phase == BIDDING:
+        work[0] += 1
+        return g_bid(s, cfg)
+    if s.phase != PLAY:
+        return 0
+    sink.out = codes
+    sink.cap = CODES
+    sink.n = 0
+    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
+    work[0] += <uint64_t>sink.n + 1
+    if sink.n <= CODES:
+        return g_play(s, cfg, codes, sink.n)
+    heap = <uint64_t*>malloc(sink.n * sizeof(uint64_t))
+    if heap == NULL:
+        return g_play(s, cfg, codes, CODES)     # out of memory: the moves that fit
+    sink.out = heap
+    sink.cap = sink.n
+    sink.n = 0
+    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
+    chosen = g_play(s, cfg, heap, sink.n)
+    free(heap)
+    return chosen
+
+
 cdef int play_out(GameState* s, const GameConfig* cfg, uint64_t* codes, int epsilon,
-                  uint64_t* rng) noexcept nogil:
+                  uint64_t* rng, uint64_t* work) noexcept nogil:
     """Play s to the end, every seat greedy (or random, epsilon per mille of the time);
     -1 if it did not end within MAX_PLIES (a guard: the rules never allow it)."""
     cdef uint64_t action
@@ -77,8 +108,9 @@ cdef int play_out(GameState* s, const GameConfig* cfg, uint64_t* codes, int epsi
             return -1
         if epsilon > 0 and <int>below(rng, 1000) < epsilon:
             action = random_action(s, cfg, codes, rng)
+            work[0] += 1
         else:
-            action = greedy_action(s, cfg, codes, CODES)
+            action = counted_greedy(s, cfg, codes, work)
         apply_action(s, cfg, action)
         plies += 1
     return 0
@@ -86,19 +118,26 @@ cdef int play_out(GameState* s, const GameConfig* cfg, uint64_t* codes, int epsi
 
 def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
                     const uint64_t[::1] kitty, const uint64_t[::1] actions, int seat,
-                    int64_t[:, ::1] out, uint64_t seed=0, int epsilon=0):
+                    int64_t[:, ::1] out, uint64_t seed=0, int epsilon=0, uint64_t max_work=0):
     """out[i, j] = seat's payoff when, in world i (hands[i]; kitty[i] too while bidding),
     the player to act takes actions[j] and every seat then plays greedy to the end.
 
     state: GameCore.state_bytes() of a game under rules, not over; hands: n x players card
     integers; kitty: n card integers (read in bidding only); out: n x m. ValueError for
-    anything inconsistent (a world the rules' deck cannot hold, an illegal action)."""
+    anything inconsistent (a world the rules' deck cannot hold, an illegal action).
+
+    Returns (worlds played, work): the worlds are played in order, every action of a world
+    before the next world, and max_work (0: none) stops after the first world at which the
+    work, the number of legal moves the playouts' players scored, reached it; the rows of
+    the worlds not played are left as they were. Deterministic: work depends on nothing but
+    the arguments."""
     cdef GameConfig cfg = config_of(rules)
     cdef GameState s, world, one
     cdef Py_ssize_t n = hands.shape[0], m = actions.shape[0], i, j
     cdef int players = cfg.players, p, fault = 0
     cdef long long pay[3]
-    cdef uint64_t rng
+    cdef uint64_t rng, work = 0
+    cdef Py_ssize_t played = 0
     cdef uint64_t* codes
     cdef const char* raw = state
     if len(state) != sizeof(GameState):
@@ -134,6 +173,8 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
     try:
         with nogil:
             for i in range(n):
+                if max_work and work >= max_work:
+                    break
                 world = s
                 for p in range(players):
                     world.hands[p] = hands[i, p]
@@ -146,11 +187,13 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
                         ^ (<uint64_t>j * 0xD1B54A32D192ED03ULL)
                     splitmix64(&rng)
                     apply_action(&one, &cfg, actions[j])
-                    if play_out(&one, &cfg, codes, epsilon, &rng) < 0:
+                    if play_out(&one, &cfg, codes, epsilon, &rng, &work) < 0:
                         fault = 1
                     payoffs_of(&one, &cfg, pay)
                     out[i, j] = pay[seat]
+                played = i + 1
     finally:
         free(codes)
     if fault:
         raise RuntimeError("a playout did not end within the longest game the rules allow")
+    return played, work

@@ -1,6 +1,6 @@
 """The HTTP server behind ``python -m ddz serve``: the standard library's, on loopback.
 
-Routes (JSON in and out; every error is ``{"error": "..."}`` with status 400, 404 or 413):
+Routes (JSON in and out; every error is ``{"error": "..."}`` with status 400, 404, 408 or 413):
 
 ==========================================  ===============================================
 ``GET /``                                   the page (``static/index.html``)
@@ -18,8 +18,9 @@ Routes (JSON in and out; every error is ``{"error": "..."}`` with status 400, 40
 ==========================================  ===============================================
 
 Nothing a request holds can crash the server or show a traceback: bad input and illegal
-actions are answered with their reason (status 400); a fault in ddz itself with status 500
-and a one-line message, its traceback on the server's stderr.
+actions are answered with their reason (status 400), a body that does not arrive within
+``Handler.timeout`` (20 s) with 408; a fault in ddz itself with status 500 and a one-line
+message, its traceback on the server's stderr.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     server_version = "ddz"
     store: Store  # set on the class made for each server
     quiet = True
+    timeout = 20  # seconds a request may take to arrive: a stalled client frees its thread
 
     # --- answering ----------------------------------------------------------------------------
 
@@ -81,23 +83,31 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._send(status, json.dumps(value).encode(), "application/json")
 
     def _body(self) -> Any:
-        length_text = self.headers.get("Content-Length", "0")
-        try:
-            length = int(length_text)
-        except ValueError:
-            self.close_connection = True
-            raise _HttpError(400, "Content-Length is not a number") from None
-        if length < 0:
+        length_text = self.headers.get("Content-Length", "0").strip()
+        if length_text.startswith("-") and length_text[1:].isdigit():
             raise _HttpError(400, "Content-Length is negative")
+        # ASCII digits only: int() would also read "1_0" or other scripts' digits, and the
+        # handler would then wait for bytes the client never meant to send
+        if not (length_text.isascii() and length_text.isdigit()):
+            self.close_connection = True
+            raise _HttpError(400, "Content-Length is not a number")
+        length = int(length_text) if len(length_text) <= 20 else MAX_BODY + 1
         if length > MAX_BODY:
             self.close_connection = True  # the unread body must not be taken for a request
             raise _HttpError(413, f"the request body is over {MAX_BODY} bytes")
-        raw = self.rfile.read(length) if length else b""
+        try:
+            raw = self.rfile.read(length) if length else b""
+        except TimeoutError:  # the handler's timeout: a body that does not come
+            self.close_connection = True
+            raise _HttpError(408, f"the request body did not arrive in {self.timeout} s") from None
+        if len(raw) < length:
+            self.close_connection = True
+            raise _HttpError(400, f"the request body has {len(raw)} of its {length} bytes")
         if not raw:
             return {}
         try:
             return json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # not UTF-8 or JSON; a number of 4,300+ digits
             raise _HttpError(400, "the request body is not JSON") from None
 
     def _handle(self, method: str) -> None:

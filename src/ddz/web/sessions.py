@@ -418,7 +418,9 @@ class Replay(Session):
         return game
 
     def state(self, body: object = None) -> State:
-        ply = _field(body, "ply", int, len(self.moves))
+        ply = _field(body, "ply", int)
+        if ply is None:  # missing or null: the end
+            ply = len(self.moves)
         if not 0 <= ply <= len(self.moves):
             raise RequestError(f"ply is 0..{len(self.moves)}")
         game = self.at(ply)
