@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sanitizer run (docs/safety.md): build ddz with -fsanitize=address,undefined
 # (DDZ_SANITIZE=ON) into a throwaway virtual environment, then run the adversarial tests, the
-# thread tests and the core's own tests under AddressSanitizer and UndefinedBehaviorSanitizer. Any finding aborts
+# thread tests, the core's own tests, the solver's and the search agents' under AddressSanitizer and UndefinedBehaviorSanitizer. Any finding aborts
 # the process that made it, so a green run is a clean run.
 #
 #   bash tools/sanitize.sh [extra pytest arguments]
@@ -45,7 +45,8 @@ export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
 cd "$work"                           # import the installed build, not the source tree
 python -c "import ddz, ddz._core.game; print('sanitize.sh: testing', ddz.__file__)"
 tests=(adversarial test_threads.py test_game.py test_moves.py test_batch.py test_simulation.py
-       test_state_key.py test_positions.py test_worlds.py test_uno_engine.py test_uno_vector.py)
+       test_state_key.py test_positions.py test_worlds.py test_uno_engine.py test_uno_vector.py
+       test_solver.py test_solver_positions.py test_search_agents.py test_observation_vector.py)
 python -m pytest -p no:cacheprovider -q --rootdir="$here" -c "$here/pyproject.toml" \
     "${tests[@]/#/$here/tests/}" "$@"
 echo "sanitize.sh: clean"
