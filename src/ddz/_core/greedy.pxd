@@ -261,13 +261,17 @@ cdef inline uint64_t g_play(const GameState* s, const GameConfig* cfg, const uin
 
 
 cdef inline uint64_t greedy_action(const GameState* s, const GameConfig* cfg, uint64_t* codes,
-                                   Py_ssize_t cap) noexcept nogil:
+                                   Py_ssize_t cap, uint64_t* work) noexcept nogil:
     """The greedy agent's action for the player to act (codes: scratch room for cap codes;
-    a richer hand takes the heap). 0 when the game is over."""
+    a richer hand takes the heap). 0 when the game is over. A work counter other than NULL
+    gains the legal moves scored plus one (a bid counts one): a playout's cost is in those,
+    and a hand rich in kickers has thousands."""
     cdef Sink sink
     cdef uint64_t* heap
     cdef uint64_t chosen
     if s.phase == BIDDING:
+        if work != NULL:
+            work[0] += 1
         return g_bid(s, cfg)
     if s.phase != PLAY:
         return 0
@@ -275,6 +279,8 @@ cdef inline uint64_t greedy_action(const GameState* s, const GameConfig* cfg, ui
     sink.cap = cap
     sink.n = 0
     generate(s.hands[s.current], s.table, &cfg.rs, &sink)
+    if work != NULL:
+        work[0] += <uint64_t>sink.n + 1
     if sink.n <= cap:
         return g_play(s, cfg, codes, sink.n)
     heap = <uint64_t*>malloc(sink.n * sizeof(uint64_t))

@@ -27,7 +27,7 @@ from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 from ddz._core.rng cimport below, splitmix64
 from ddz._core.state cimport *
-from ddz._core.greedy cimport g_bid, g_play
+from ddz._core.greedy cimport greedy_action
 
 cdef enum:
     CODES = 4096            # legal moves a turn holds on the stack (more: the heap)
@@ -66,37 +66,6 @@ cdef inline uint64_t random_action(const GameState* s, const GameConfig* cfg, ui
     return chosen
 
 
-cdef inline uint64_t counted_greedy(const GameState* s, const GameConfig* cfg, uint64_t* codes,
-                                    uint64_t* work) noexcept nogil:
-    """greedy.pxd's greedy_action, adding the number of legal moves it scored to work[0]:
-    the cost of a playout is in those, and a hand rich in kickers has thousands."""
-    cdef Sink sink
-    cdef uint64_t* heap
-    cdef uint64_t chosen
-    if s.phase == BIDDING:
-        work[0] += 1
-        return g_bid(s, cfg)
-    if s.phase != PLAY:
-        return 0
-    sink.out = codes
-    sink.cap = CODES
-    sink.n = 0
-    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
-    work[0] += <uint64_t>sink.n + 1
-    if sink.n <= CODES:
-        return g_play(s, cfg, codes, sink.n)
-    heap = <uint64_t*>malloc(sink.n * sizeof(uint64_t))
-    if heap == NULL:
-        return g_play(s, cfg, codes, CODES)     # out of memory: the moves that fit
-    sink.out = heap
-    sink.cap = sink.n
-    sink.n = 0
-    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
-    chosen = g_play(s, cfg, heap, sink.n)
-    free(heap)
-    return chosen
-
-
 cdef int play_out(GameState* s, const GameConfig* cfg, uint64_t* codes, int epsilon,
                   uint64_t* rng, uint64_t* work) noexcept nogil:
     """Play s to the end, every seat greedy (or random, epsilon per mille of the time);
@@ -110,7 +79,7 @@ cdef int play_out(GameState* s, const GameConfig* cfg, uint64_t* codes, int epsi
             action = random_action(s, cfg, codes, rng)
             work[0] += 1
         else:
-            action = counted_greedy(s, cfg, codes, work)
+            action = greedy_action(s, cfg, codes, CODES, work)
         apply_action(s, cfg, action)
         plies += 1
     return 0

@@ -96,7 +96,7 @@ cdef Py_ssize_t play_games(const GameConfig* cfg, const int8_t* agents, uint64_t
         rng = mix(seed, first + game, 1)
         while s.phase != OVER:
             if agents[s.current] == AGENT_GREEDY:
-                action = greedy_choice(&s, cfg, codes, CODES)
+                action = greedy_choice(&s, cfg, codes, CODES, NULL)
             else:
                 action = random_action(&s, cfg, &rng, codes)
             if s.ply >= MAX_PLIES:
@@ -156,7 +156,7 @@ def greedy_action(object rules, bytes state):
     if state_fault(&s, &cfg):
         raise ValueError("the state does not belong to these rules")
     with nogil:
-        action = greedy_choice(&s, &cfg, codes, CODES)
+        action = greedy_choice(&s, &cfg, codes, CODES, NULL)
     return action
 
 
