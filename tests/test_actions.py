@@ -62,8 +62,12 @@ def test_unknown_actions_are_rejected() -> None:
         space.index("33344455")  # two equal single wings: not a classic move
     with pytest.raises(ValueError, match="is no action"):
         space.index("zz")
-    with pytest.raises(IndexError):
-        space.action(space.size)
+    for index in (space.size, -1):  # ValueError, as UNO's action space and every range
+        with pytest.raises(ValueError, match=r"outside 0\.\.12659") as caught:
+            space.action(index)
+        assert not isinstance(caught.value, IndexError)
+        with pytest.raises(ValueError, match="outside"):
+            ddz.Move.from_index(index, ddz.CLASSIC)
     with pytest.raises(ValueError, match="a bidding action"):
         ddz.Move.from_index(space.size - 1, ddz.CLASSIC)
 

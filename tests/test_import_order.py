@@ -43,6 +43,7 @@ LAYERS = {
     "ddz.actions": VIEWS,
     "ddz.records": VIEWS,
     "ddz.render": VIEWS,
+    "ddz.prompt": VIEWS,  # the terminal games' move prompt: a game, its errors, render's lists
     "ddz.svg": VIEWS,
     "ddz.worlds": VIEWS,
     "ddz.solver": VIEWS,

@@ -16,6 +16,7 @@ from ddz.arena import run_arena
 from ddz.cli import main
 from ddz.game import Game, Observation
 from ddz.search_agents import PIMCAgent, SolverAgent
+from tests.uno_reference import MASK, SplitMix
 
 RULE_SETS = [ddz.CLASSIC, ddz.TWO_PLAYER, ddz.UNO_LANDLORD, ddz.DOUZERO]
 
@@ -162,9 +163,12 @@ def test_pimc_arguments_are_checked() -> None:
         PIMCAgent().set_rules("classic")  # type: ignore[arg-type]
 
 
-def test_playouts_are_greedy_games() -> None:
+@pytest.mark.parametrize("epsilon", [0, 300, 1000])
+def test_playouts_are_greedy_games(epsilon: int) -> None:
     # One world, the true one: each action's playout payoff is what GreedyAgents playing the
-    # game on from that action score.
+    # game on from that action score, but for epsilon per mille of the actions: uniformly
+    # random legal ones, drawn as the core's random agents draw (actions.pxd's random_legal)
+    # from the playout's generator (seeded by seed, world and action).
     game = Game(seed=9)
     greedy = GreedyAgent()
     for _ in range(8):
@@ -176,13 +180,25 @@ def test_playouts_are_greedy_games() -> None:
     kitty = np.zeros(1, dtype=np.uint64)
     codes = np.array([action.code for action in legal], dtype=np.uint64)
     out = np.empty((1, len(legal)), dtype=np.int64)
-    playouts.greedy_playouts(game.rules, game.state_bytes(), hands, kitty, codes, seat, out)
+    seed = 12345
+    playouts.greedy_playouts(
+        game.rules, game.state_bytes(), hands, kitty, codes, seat, out, seed, epsilon
+    )
+    randoms = 0
     for j, action in enumerate(legal):
+        rng = SplitMix(seed ^ (j * 0xD1B54A32D192ED03) & MASK)  # world 0
+        rng.next()
         child = game.copy()
         child.step(action)
         while not child.is_over:
-            child.step(choose(greedy, child))
+            if epsilon and rng.below(1000) < epsilon:
+                choices = child.legal_codes()
+                child.step_code(int(choices[rng.below_fast(len(choices))]))
+                randoms += 1
+            else:
+                child.step(choose(greedy, child))
         assert out[0, j] == child.payoffs()[seat], str(action)
+    assert (randoms > 0) == (epsilon > 0)
 
 
 def test_playouts_stop_at_their_work_budget() -> None:

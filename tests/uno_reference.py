@@ -31,6 +31,15 @@ class SplitMix:
             draw = self.next()
         return draw % n
 
+    def below_fast(self, n: int) -> int:
+        """rng.pxd's below_fast (Lemire's draw): the agents' stream, not the deals'."""
+        product = self.next() * n
+        if product & MASK < n:
+            threshold = ((1 << 64) - n) % n
+            while product & MASK < threshold:
+                product = self.next() * n
+        return product >> 64
+
     def shuffle(self, cards: list[Card]) -> None:
         for i in range(len(cards) - 1, 0, -1):
             j = self.below(i + 1)

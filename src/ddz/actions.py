@@ -97,10 +97,11 @@ class ActionSpace:
 
     def action(self, index: int) -> Move | Bid:
         """The action at an index (an ``int`` or numpy integer, never a ``bool``): a Move,
-        or a Bid for the bidding actions. IndexError outside ``0 .. size - 1``."""
+        or a Bid for the bidding actions. ValueError outside ``0 .. size - 1``, as for every
+        value out of range (``ddz.uno.ActionSpace.action`` too; IndexError until 2026-12-02)."""
         index = check_integer(index, "an action index")
         if not 0 <= index < self.size:
-            raise IndexError(f"action index {shorten(index)} is outside 0..{self.size - 1}")
+            raise ValueError(f"action index {shorten(index)} is outside 0..{self.size - 1}")
         if index > self.num_moves:
             return BIDDING_ACTIONS[index - self.num_moves - 1]
         return Move.from_code(int(self.codes[index])) if index else PASS

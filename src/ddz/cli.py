@@ -46,9 +46,9 @@ from ddz import batch, solver_cli
 from ddz.agents import AGENTS, choose, make_agent
 from ddz.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
 from ddz.errors import MAX_RECORD, shorten
+from ddz.prompt import ask_move
 from ddz.render import grouped as _grouped
 from ddz.render import text as _table
-from ddz.render import wrap_items
 from ddz.rules import PRESETS
 
 INTERRUPTED = 130
@@ -299,31 +299,14 @@ def play(
             write(f"{who}: {action}")
             continue
         _show(game, seat, write)
-        while True:
-            try:
-                text = read("your move> ").strip()
-            except EOFError:
-                write("")
-                write("Bye.")
-                return 0
-            command = text.lower()
-            if not command:
-                continue
-            if command in ("quit", "exit"):  # not "q": that is a queen
-                write("Bye.")
-                return 0
-            if command in ("hint", "?"):
-                legal = [str(action) for action in game.legal_actions()]
-                write(wrap_items(f"legal ({len(legal)}):", legal))
-                continue
-            who = label(seat)
-            try:
-                record = game.step(text)
-            except ddz.IllegalMoveError as error:
-                write(f"Not legal: {error}. Try again ('?' lists your legal moves).")
-                continue
-            write(f"{who}: {record.action}")
-            break
+        who = label(seat)  # before the action, as above
+        record = ask_move(
+            game, prompt="your move> ", read=read, write=write, legal_words=("hint", "?")
+        )
+        if record is None:
+            return 0
+        assert not isinstance(record, str)  # no words of its own
+        write(f"{who}: {record.action}")
     _show_result(game, seat, labels, write)
     return 0
 

@@ -292,7 +292,7 @@ class PIMCAgent:
         rules = template.rules
         if self._solver is None or self._solver.rules != rules:
             self._solver = Solver(rules, memory_mb=16)
-        core = self._solver._core  # one solve per world and action: the raw core is enough
+        solver = self._solver  # one raw core search per world and action is enough
         landlord = template.landlord
         assert landlord is not None  # in play
         players = rules.players
@@ -318,19 +318,9 @@ class PIMCAgent:
                 return
             world = [int(cards) for cards in hands[i]]
             for j, fields, same_side, stake in children:
-                mine, table, table_player, current, _, direction, let, lplays, fplays = fields[:9]
-                world[me] = mine[me]
-                value, _, nodes, _ = core.solve(
-                    world,
-                    table,
-                    table_player,
-                    current,
-                    landlord,
-                    direction=direction,
-                    let=let,
-                    landlord_plays=lplays,
-                    farmer_plays=fplays,
-                    node_limit=self.node_limit,
+                world[me] = fields[0][me]
+                value, _, nodes, _ = solver._core_solve(
+                    fields, hands=world, node_limit=self.node_limit
                 )
                 spent += nodes
                 if value is None:

@@ -22,7 +22,7 @@ import dataclasses
 import numbers
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -226,10 +226,39 @@ class Solver:
         fields = _core.state_position(game.state_bytes())
         return fields, game.multiplier
 
+    def _core_solve(
+        self,
+        fields: _Fields,
+        *,
+        hands: Sequence[int] | None = None,
+        score: bool = False,
+        time_limit: float = 0.0,
+        node_limit: int = 0,
+        thread: int = 0,
+    ) -> tuple[int | None, int | None, int, bool]:
+        """One search of the raw core at a position as ``state_position`` read it (its
+        ``hands`` replaced by ``hands``, where given: a sampled world), on the calling
+        thread, unlocked: ``(value, move code, nodes, stopped)``. 0 limits are none."""
+        own, table, table_player, current, landlord, direction, let, lplays, fplays = fields[:9]
+        return self._core.solve(
+            own if hands is None else hands,
+            table,
+            table_player,
+            current,
+            landlord,
+            direction=direction,
+            let=let,
+            landlord_plays=lplays,
+            farmer_plays=fplays,
+            score_mode=score,
+            time_limit=time_limit,
+            node_limit=node_limit,
+            thread=thread,
+        )
+
     def _search(
         self, fields: _Fields, score: bool, time_limit: float, node_limit: int
     ) -> tuple[int | None, int | None, int]:
-        hands, table, table_player, current, landlord, direction, let, lplays, fplays = fields[:9]
         core = self._core
         if self._stopping:  # stop() asked: every search left in this call is unknown
             return None, None, 0
@@ -237,20 +266,8 @@ class Solver:
         def run(
             thread: int, seconds: float, nodes: int
         ) -> tuple[int | None, int | None, int, bool]:
-            return core.solve(
-                hands,
-                table,
-                table_player,
-                current,
-                landlord,
-                direction=direction,
-                let=let,
-                landlord_plays=lplays,
-                farmer_plays=fplays,
-                score_mode=score,
-                time_limit=seconds,
-                node_limit=nodes,
-                thread=thread,
+            return self._core_solve(
+                fields, score=score, time_limit=seconds, node_limit=nodes, thread=thread
             )
 
         if core.threads == 1:

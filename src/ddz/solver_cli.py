@@ -32,8 +32,8 @@ from typing import TextIO, TypeVar
 import ddz
 from ddz.agents import AnyAgent, choose, make_agent
 from ddz.errors import shorten
+from ddz.prompt import ask_move
 from ddz.render import text as table_text
-from ddz.render import wrap_items
 from ddz.rules import PRESETS
 from ddz.solver import MoveValue, Solver, SolveResult
 
@@ -561,23 +561,17 @@ def play_puzzle(
         if not shown:
             write(table_text(game))
             shown = True
-        try:
-            text = read(f"your move (seat {player})> ").strip()
-        except EOFError:
-            write("")
-            write("Bye.")
+        answer = ask_move(
+            game,
+            prompt=f"your move (seat {player})> ",
+            read=read,
+            write=write,
+            legal_words=("?", "moves"),
+            words=("hint", "analyse", "analyze", "undo"),
+        )
+        if answer is None:
             return 0
-        command = text.lower()
-        if not command:
-            continue
-        if command in ("quit", "exit"):  # not "q": that is a queen
-            write("Bye.")
-            return 0
-        if command in ("?", "moves"):
-            legal = [str(action) for action in game.legal_actions()]
-            write(wrap_items(f"legal ({len(legal)}):", legal))
-            continue
-        if command == "hint":
+        if answer == "hint":
             result = interruptible(
                 solver,
                 lambda: solver.solve(
@@ -591,7 +585,7 @@ def play_puzzle(
             else:
                 write(f"hint: {result.move} holds out longest; {you} loses against best play")
             continue
-        if command in ("analyse", "analyze"):
+        if answer in ("analyse", "analyze"):
             values = interruptible(
                 solver,
                 functools.partial(
@@ -600,18 +594,14 @@ def play_puzzle(
             )
             write("\n".join(analysis(game, values, None)))
             continue
-        if command == "undo":
+        if answer == "undo":
             if _undo(game, mine):
                 shown = False
             else:
                 write("Nothing to take back: this is the puzzle's start.")
             continue
-        try:
-            record = game.step(text)
-        except ddz.IllegalMoveError as error:
-            write(f"Not legal: {error}. Try again ('?' lists your legal moves).")
-            continue
-        write(f"you (seat {player}, {_role(game, player)}): {record.action}")
+        assert not isinstance(answer, str)  # every word is answered above
+        write(f"you (seat {player}, {_role(game, player)}): {answer.action}")
         shown = False
     write(table_text(game))
     winner = game.winner

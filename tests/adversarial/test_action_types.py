@@ -152,8 +152,11 @@ def test_action_space_values_are_refused_in_range_not_cast() -> None:
         with pytest.raises(ValueError):
             SPACE.index(bad)
     for bad in (-1, SPACE.size, np.int64(SPACE.size), 10**30):
-        with pytest.raises(IndexError):
+        with pytest.raises(ValueError, match="outside"):
             SPACE.action(bad)
+    for bad in (-1, USPACE.size, np.int64(USPACE.size), 10**30):  # UNO's alike
+        with pytest.raises(ValueError, match="outside"):
+            USPACE.action(bad, 0)
     with pytest.raises(ValueError, match="not in the action space"):
         SPACE.mask([Move.parse("33344455")])  # a move, but not under these rules
 

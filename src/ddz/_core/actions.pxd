@@ -1,11 +1,14 @@
-# Legal actions in C: the legal action codes of a game state, and a table from action code to
-# action index (ddz.ActionSpace's numbering), shared read-only by every game of a rule set.
-# game.pyx and vector.pyx cimport it to hand out legal codes, indices, masks and packed masks
-# without leaving C.
+# Legal actions in C: the legal action codes of a game state, a uniformly random one (the
+# random agent), and a table from action code to action index (ddz.ActionSpace's numbering),
+# shared read-only by every game of a rule set. game.pyx and vector.pyx cimport it to hand out
+# legal codes, indices, masks and packed masks without leaving C; vector.pyx and playouts.pyx
+# draw their random actions from it.
 
 from libc.stdint cimport uint64_t, int32_t
+from libc.stdlib cimport malloc, free
 
 from ddz._core.readings cimport Sink
+from ddz._core.rng cimport below_fast
 from ddz._core.generator cimport generate
 from ddz._core.state cimport GameState, GameConfig, BIDDING, OVER, bidding_actions
 
@@ -51,3 +54,26 @@ cdef inline int legal_codes(const GameState* s, const GameConfig* cfg, uint64_t*
     sink.n = 0
     generate(s.hands[s.current], s.table, &cfg.rs, &sink)
     return <int>sink.n
+
+
+cdef inline uint64_t random_legal(const GameState* s, const GameConfig* cfg, uint64_t* rng,
+                                  uint64_t* codes, Py_ssize_t cap) noexcept nogil:
+    """A uniformly random legal action of the player to act, drawn from rng (below_fast:
+    simulate's random agents, VectorGame.sample_legal and the playouts' epsilon moves share
+    this stream); 0 when there is none (the game is over, or a stuck state that the callers
+    end). codes: scratch room for cap codes (at least 8); a hand with more legal moves than
+    that lists them on the heap (without memory: a draw among the first cap)."""
+    cdef int n = legal_codes(s, cfg, codes, cap)
+    cdef uint64_t* heap
+    cdef uint64_t chosen
+    if n == 0:
+        return 0
+    if n <= cap:
+        return codes[below_fast(rng, n)]
+    heap = <uint64_t*>malloc(n * sizeof(uint64_t))
+    if heap == NULL:
+        return codes[below_fast(rng, <unsigned>cap)]
+    legal_codes(s, cfg, heap, n)
+    chosen = heap[below_fast(rng, n)]
+    free(heap)
+    return chosen

@@ -28,42 +28,13 @@ from ddz._core.generator cimport *
 from ddz._core.rng cimport below, splitmix64
 from ddz._core.state cimport *
 from ddz._core.greedy cimport greedy_action
+from ddz._core.actions cimport random_legal
 
 cdef enum:
     CODES = 4096            # legal moves a turn holds on the stack (more: the heap)
 
 MAX_WORLDS = 1 << 16
 MAX_CANDIDATES = 1 << 16
-
-
-cdef inline uint64_t random_action(const GameState* s, const GameConfig* cfg, uint64_t* codes,
-                                   uint64_t* rng) noexcept nogil:
-    """A uniformly random legal action of the player to act (0 when the game is over)."""
-    cdef Sink sink
-    cdef int n
-    cdef uint64_t* heap
-    cdef uint64_t chosen
-    if s.phase == BIDDING:
-        n = bidding_actions(s, cfg, codes)
-        return codes[below(rng, n)]
-    if s.phase != PLAY:
-        return 0
-    sink.out = codes
-    sink.cap = CODES
-    sink.n = 0
-    generate(s.hands[s.current], s.table, &cfg.rs, &sink)   # the pass first when answering
-    if sink.n <= CODES:
-        return codes[below(rng, <unsigned>sink.n)]
-    heap = <uint64_t*>malloc(sink.n * sizeof(uint64_t))
-    if heap == NULL:
-        return codes[below(rng, CODES)]
-    sink.out = heap
-    sink.cap = sink.n
-    sink.n = 0
-    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
-    chosen = heap[below(rng, <unsigned>sink.n)]
-    free(heap)
-    return chosen
 
 
 cdef int play_out(GameState* s, const GameConfig* cfg, uint64_t* codes, int epsilon,
@@ -76,7 +47,7 @@ cdef int play_out(GameState* s, const GameConfig* cfg, uint64_t* codes, int epsi
         if plies >= MAX_PLIES:
             return -1
         if epsilon > 0 and <int>below(rng, 1000) < epsilon:
-            action = random_action(s, cfg, codes, rng)
+            action = random_legal(s, cfg, rng, codes, CODES)
             work[0] += 1
         else:
             action = greedy_action(s, cfg, codes, CODES, work)

@@ -25,10 +25,10 @@ from ddz._core.layout cimport *
 from ddz._core.ruleset cimport *
 from ddz._core.readings cimport *
 from ddz._core.generator cimport *
-from ddz._core.rng cimport below_fast, splitmix64
+from ddz._core.rng cimport splitmix64
 from ddz._core.state cimport *
 from ddz._core.greedy cimport greedy_action as greedy_choice
-from ddz._core.actions cimport ActionIndex, IndexTable, index_of, legal_codes
+from ddz._core.actions cimport ActionIndex, IndexTable, index_of, legal_codes, random_legal
 from ddz._core.observe cimport *
 
 cdef enum:
@@ -57,25 +57,6 @@ def game_seed(uint64_t seed, uint64_t index):
 
 
 
-cdef uint64_t random_action(const GameState* s, const GameConfig* cfg, uint64_t* rng,
-                            uint64_t* codes) noexcept nogil:
-    """A uniformly random legal action (codes: scratch room for CODES codes)."""
-    cdef int n = legal_codes(s, cfg, codes, CODES)
-    cdef uint64_t* heap
-    cdef uint64_t chosen
-    if n == 0:
-        return 0            # no legal action: only in a stuck state, which play_games ends
-    if n <= CODES:
-        return codes[below_fast(rng, n)]
-    heap = <uint64_t*>malloc(n * sizeof(uint64_t))   # a hand richer than CODES moves
-    if heap == NULL:
-        return codes[below_fast(rng, CODES)]
-    legal_codes(s, cfg, heap, n)
-    chosen = heap[below_fast(rng, n)]
-    free(heap)
-    return chosen
-
-
 cdef Py_ssize_t play_games(const GameConfig* cfg, const int8_t* agents, uint64_t seed,
                            Py_ssize_t first, Py_ssize_t start, Py_ssize_t stop,
                            int64_t* payoffs, int8_t* winners, int8_t* landlords,
@@ -98,7 +79,7 @@ cdef Py_ssize_t play_games(const GameConfig* cfg, const int8_t* agents, uint64_t
             if agents[s.current] == AGENT_GREEDY:
                 action = greedy_choice(&s, cfg, codes, CODES, NULL)
             else:
-                action = random_action(&s, cfg, &rng, codes)
+                action = random_legal(&s, cfg, &rng, codes, CODES)
             if s.ply >= MAX_PLIES:
                 break
             apply_action(&s, cfg, action)
@@ -403,8 +384,8 @@ cdef class VectorGame:
             raise ValueError("one action a game")
         with self.lock, nogil:
             for game in range(self.n):
-                out[game] = index_of(&self.table, random_action(&self.states[game], &self.cfg,
-                                                                 &self.rng, codes))
+                out[game] = index_of(&self.table, random_legal(&self.states[game], &self.cfg,
+                                                                &self.rng, codes, CODES))
 
     def observations(self, int8_t[:, ::1] out, int history):
         """Fill out (n x observation_size(history)) with each game's observation of its
