@@ -5,7 +5,8 @@ The two sides are the landlord and the farmers as a team; two and three seats, a
 alpha-beta over the two sides with a bounded transposition table, a static win test for a
 leader whose hand splits into unanswerable moves plus one, move ordering that knows the game
 (a move that ends the game first, then the moves that leave the hand the fewest plays from
-empty), node and time limits, lazy-SMP threads. docs/solver.md has the details and the measured speed.
+empty), node and time limits, lazy-SMP threads. docs/solver.md has the details and the
+measured speed.
 
 >>> import ddz
 >>> game = ddz.Game.from_position(ddz.ENDGAME, ["3KK", "44A"], landlord=0, to_act=0)
