@@ -439,7 +439,7 @@ def test_undo_and_the_end_of_input() -> None:
     assert play_puzzle(position, puzzle_args(), read=person.read, write=person.write) == 0
     text = "\n".join(person.transcript)
     assert "Nothing to take back: this is the puzzle's start." in text
-    assert "solver (seat 1, farmer): XD" in text and "solver (seat 1, farmer): 9" in text
+    assert "solver (seat 1, farmer): XD" in text and "solver (seat 1, farmer): Q" in text
     tables = [line for line in person.transcript if line.startswith("Dou Dizhu")]
     assert tables == [
         "Dou Dizhu, endgame rules: play, ply 0, seat 0 to act",

@@ -2,9 +2,11 @@
 
 The two sides are the landlord and the farmers as a team; two and three seats, any
 :class:`ddz.Rules`. The search runs in the native core (``ddz._core.solver``) without the GIL:
-alpha-beta over the two sides with a bounded transposition table, move ordering that knows
-the game (a move that ends the game first, then moves no opponent can answer), node and time
-limits, lazy-SMP threads. docs/solver.md has the details and the measured speed.
+alpha-beta over the two sides with a bounded transposition table, a static win test for a
+leader whose hand splits into unanswerable moves plus one, move ordering that knows the game
+(a move that ends the game first, then the moves that leave the hand the fewest plays from
+empty), node and time limits, lazy-SMP threads. docs/solver.md has the details and the
+measured speed.
 
 >>> import ddz
 >>> game = ddz.Game.from_position(ddz.ENDGAME, ["3KK", "44A"], landlord=0, to_act=0)
