@@ -10,9 +10,9 @@ The speed targets of the learning paths, each a ratio of medians measured here, 
 ``aec``     the PettingZoo AEC env ``ddz.envs.pettingzoo.env("classic")`` stepped as its docs
             show (``agent_iter``, ``last()``, a random action among the mask's nonzero
             entries, ``step``), against the same RLCard env (target >= 8x). The same loop over
-            a *trivial* AEC env (same agents, observation and mask shapes, no game: it hands
-            out preallocated arrays and ends after a fixed number of turns) is the ceiling the
-            AEC API itself sets.
+            a *trivial* AEC env (ddz's env class over no game: it hands out preallocated
+            arrays of the same shapes and ends after a fixed number of turns) is the ceiling
+            the AEC API and the env's own bookkeeping set.
 ``vector``  ``ddz.VectorGame(256)``: ``legal_indices()``, a random index a game drawn with
             numpy, ``step``, against OpenSpiel's play phase (``state.legal_actions()`` +
             ``apply_action``, from states cloned after the auction, as ``peers.py`` times it),
@@ -193,65 +193,52 @@ def aec_loop(
     return run
 
 
-def trivial_aec(pettingzoo: Any, spaces: Any, turns: int, wrapper: type) -> Callable[[], Any]:
-    """A PettingZoo AEC env with ddz's agents, spaces and shapes and no game at all: three
-    agents take ``turns`` turns in order, every observation is the same preallocated pair of
-    arrays (a mask with 30 legal actions), and the game ends with rewards 0. Stepped like
-    ddz's env, its rate is what the AEC API costs by itself."""
-    adapter = ddz.envs.make_adapter("classic")
-    observation = np.zeros(len(adapter.observation_low), dtype=np.int8)
-    mask = np.zeros(adapter.num_actions, dtype=np.int8)
-    mask[np.random.default_rng(0).choice(adapter.num_actions, 30, replace=False)] = 1
-    box = spaces.Box(adapter.observation_low, adapter.observation_high, dtype=np.int8)
-    observation_space = spaces.Dict(
-        {"observation": box, "action_mask": spaces.Box(0, 1, mask.shape, dtype=np.int8)}
-    )
+def trivial_aec(turns: int, wrapper: type) -> Callable[[], Any]:
+    """ddz's own AEC env class (``ddz.envs.pettingzoo.raw_env``: its reset, observe, step and
+    bookkeeping) over a game that is none: three agents take ``turns`` turns in order, every
+    observation is the same preallocated pair of arrays (a mask with 30 legal actions), and
+    the game ends with rewards 0. Stepped like ddz's env, its rate is what the AEC API and
+    the env's own Python cost by themselves."""
+    from ddz.envs import pettingzoo as ddz_pettingzoo
 
-    class Trivial(pettingzoo.AECEnv):  # type: ignore[misc]
-        metadata = {"name": "trivial_v0", "is_parallelizable": False}  # noqa: RUF012
+    classic = ddz.envs.make_adapter("classic")
+    observation = np.zeros(len(classic.observation_low), dtype=np.int8)
+    mask = np.zeros(classic.num_actions, dtype=np.int8)
+    mask[np.random.default_rng(0).choice(classic.num_actions, 30, replace=False)] = 1
+
+    class NoGame:  # the part of ddz.envs.Adapter that raw_env reads, with no game behind it
+        forfeit = None
 
         def __init__(self) -> None:
-            super().__init__()
-            self.possible_agents = ["player_0", "player_1", "player_2"]
-            self.action_spaces = dict.fromkeys(
-                self.possible_agents, spaces.Discrete(adapter.num_actions)
-            )
-            self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
             self.turn = 0
+            self.to_act: int | None = 0
 
-        def observation_space(self, agent: str) -> Any:
-            return self.observation_spaces[agent]
+        @property
+        def is_over(self) -> bool:
+            return self.to_act is None
 
-        def action_space(self, agent: str) -> Any:
-            return self.action_spaces[agent]
+        def reset(self, seed: int | None = None) -> None:
+            self.turn, self.to_act = 0, 0
 
-        def reset(self, seed: int | None = None, options: Any = None) -> None:
-            self.agents = self.possible_agents[:]
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-            self.terminations = dict.fromkeys(self.agents, False)
-            self.truncations = dict.fromkeys(self.agents, False)
-            self.infos = {agent: {} for agent in self.agents}
-            self.turn = 0
-            self.agent_selection = self.agents[0]
+        def observation(self, seat: int) -> np.ndarray[Any, Any]:
+            return observation
 
-        def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-            return {"observation": observation, "action_mask": mask}
+        def action_mask(self, seat: int) -> np.ndarray[Any, Any]:
+            return mask
 
         def step(self, action: Any) -> None:
-            agent = self.agent_selection
-            if self.terminations[agent] or self.truncations[agent]:
-                self._was_dead_step(action)
-                return
             self.turn += 1
-            self._cumulative_rewards[agent] = 0.0
-            if self.turn >= turns:
-                self.terminations = dict.fromkeys(self.agents, True)
-            else:
-                self.agent_selection = self.possible_agents[self.turn % 3]
-            self._accumulate_rewards()
+            self.to_act = None if self.turn >= turns else self.turn % 3
 
-    return lambda: wrapper(Trivial())
+        def rewards(self) -> list[float]:
+            return [0.0, 0.0, 0.0]
+
+    def make() -> Any:
+        env = ddz_pettingzoo.raw_env("classic")  # its spaces are the classic game's
+        env.adapter = NoGame()
+        return wrapper(env)
+
+    return make
 
 
 def aec_paths(games: int) -> list[Path]:
@@ -259,14 +246,13 @@ def aec_paths(games: int) -> list[Path]:
     if pettingzoo is None:
         return []
     import pettingzoo.utils.wrappers  # the trivial env is wrapped as ddz's is
-    from gymnasium import spaces
 
     from ddz.envs import pettingzoo as ddz_pettingzoo
 
     # the ceiling under PettingZoo's own wrapper, and under the one ddz's env() uses (the
     # same checks, the attributes a step reads as properties: see ddz.envs.pettingzoo)
-    stock = trivial_aec(pettingzoo, spaces, 60, pettingzoo.utils.wrappers.OrderEnforcingWrapper)
-    trivial = trivial_aec(pettingzoo, spaces, 60, type(ddz_pettingzoo.env("classic")))
+    stock = trivial_aec(60, pettingzoo.utils.wrappers.OrderEnforcingWrapper)
+    trivial = trivial_aec(60, type(ddz_pettingzoo.env("classic")))
     make = lambda: ddz_pettingzoo.env("classic")  # noqa: E731
     paths = []
     for how, choose in CHOOSERS.items():
