@@ -15,8 +15,8 @@ farmer's turn: then the value is not negated), in C without the GIL:
 * a side that leads and can split its hand into moves no opponent answers plus one more
   wins at once (``static_win``);
 * moves are ordered: the table's move first, then the moves that leave the hand the fewest
-  plays from empty (``min_plays``, memoised by hand), the most cards among those, the pass
-  last;
+  plays from empty, those the opponents can answer counted twice (``split_cost``, memoised),
+  the most cards among those, bombs and the rocket next to last, the pass last;
 * node and time limits stop the search with an "unknown" result; threads search the same root
   on one shared table with different orderings (lazy SMP) and the first to finish answers.
 
@@ -83,8 +83,8 @@ cdef enum:
     UPPER = 2
     EXACT = 3
     PREFETCH_MOVES = 4      # a node of at most this many moves fetches its children's buckets
-    PLAYS_SIZE = 1 << 16    # entries of a searcher's min_plays memo (512 KB)
-    PLAYS_BUDGET = 4000     # generator calls a node's ordering may spend on min_plays
+    PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (1 MB)
+    PLAYS_BUDGET = 4000     # generator calls a node's ordering may spend on split_cost
     STATIC_BUDGET = 64      # generator calls a static_win test may spend
 
 ctypedef struct Pos:
@@ -131,7 +131,8 @@ ctypedef struct Searcher:
     int spring              # the rules count a spring
     int noise               # lazy SMP: this thread's ordering perturbation (0: none)
     int busy                # a solve is using this searcher (set and tested under the GIL)
-    uint64_t* plays         # min_plays memo: hand | (plays + 1) << 56, direct-mapped by hand
+    uint64_t* plays         # split_cost memo: pairs (hand | (cost + 1) << 56, the opponents'
+                            # summary), direct-mapped
     int plays_budget        # generator calls left to the ordering of the current node
 
 
@@ -484,29 +485,67 @@ cdef int static_win(const RuleSet* rs, const Pos* p, uint64_t* buf, Py_ssize_t c
 # Move ordering
 #
 # Measured on random two-seat positions (docs/solver.md): the table's move first, then the
-# moves that leave the hand the fewest plays from empty (min_plays: the hand's best split
-# into moves, as if it led every time), the most cards among those (long chains, airplanes,
-# trios with kickers), generation order among equals (low ranks first), the pass last. The
-# fewest plays first made 30- and 34-card trees 5-20 times smaller than the most cards
-# alone; a history heuristic and a bonus for moves no opponent can answer both made the
-# trees bigger.
+# moves that leave the hand the cheapest split (split_cost: the fewest plays that empty it, as
+# if it led every time, a play the opponents could answer counting twice), the most cards
+# among those (long chains, airplanes, trios with kickers), generation order among equals
+# (low ranks first), bombs and the rocket after every other move, the pass last. The plays
+# first made 30- and 34-card trees 5-20 times smaller than the most cards alone; counting
+# answerable plays twice and keeping the bombs back halved the hardest 34-card trees again.
+# A history heuristic and a bonus for moves no opponent can answer made the trees bigger.
 
-cdef int min_plays(Searcher* S, uint64_t hand, uint64_t* buf, Py_ssize_t cap) noexcept nogil:
-    """The fewest moves that empty hand, leading each time (the move holding the hand's
-    lowest card is chosen at each level), memoised by hand. Past the node's budget, or out
+cdef inline int top_rank(uint64_t spread) noexcept nogil:
+    """The highest rank of a spread set, -1 for none."""
+    return (63 - ddz_clz64(spread)) // 3 if spread else -1
+
+
+cdef inline uint64_t opponents_summary(const Opponents* o) noexcept nogil:
+    """What rough_answer looks at, in one word (never 0)."""
+    return (<uint64_t>(top_rank(o.has1) + 1) | (<uint64_t>(top_rank(o.has2) + 1) << 4)
+            | (<uint64_t>(top_rank(o.has3) + 1) << 8) | (<uint64_t>(o.bomb_rank + 1) << 12)
+            | (<uint64_t>o.rocket << 16) | (<uint64_t>o.actions << 17) | (1ULL << 20))
+
+
+cdef inline bint rough_answer(const Opponents* o, uint64_t move) noexcept nogil:
+    """can_answer from the summary alone, a chain judged by its top card against the
+    opponents' highest of its width (a guess, for ordering only: never for a verdict)."""
+    cdef int kind = code_kind(move), rank = code_rank(move)
+    if o.actions:
+        return True
+    if kind == ROCKET:
+        return False
+    if o.rocket:
+        return True
+    if kind == BOMB:
+        return o.bomb_rank > rank
+    if o.bomb_rank >= 0:
+        return True
+    if kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
+        return False
+    if kind == SINGLE or kind == STRAIGHT:
+        return (o.has1 & ranks_above(rank)) != 0
+    if kind == PAIR or kind == PAIR_STRAIGHT:
+        return (o.has2 & ranks_above(rank)) != 0
+    return (o.has3 & ranks_above(rank)) != 0     # trios, with kickers, airplanes
+
+
+cdef int split_cost(Searcher* S, uint64_t hand, const Opponents* o, uint64_t summary,
+                    uint64_t* buf, Py_ssize_t cap) noexcept nogil:
+    """The cheapest split of hand into moves, leading each time: a move costs 1, and 2 when
+    rough_answer says the opponents can answer it (the move holding the hand's lowest card
+    is chosen at each level). Memoised by hand and summary; past the node's budget, or out
     of scratch (buf: cap codes), an upper bound, not memoised."""
     cdef uint64_t* slot
     cdef Sink sink
     cdef Py_ssize_t i, n
-    cdef int low, best = 99, v
+    cdef int low, best = 1 << 20, v
     cdef uint64_t move
     if hand == 0:
         return 0
-    slot = S.plays + (mix64(hand) & (PLAYS_SIZE - 1))
-    if (slot[0] & DDZ_CARDS_MASK) == hand and slot[0] >> 56:
+    slot = S.plays + 2 * ((mix64(hand) ^ mix64(summary)) & (PLAYS_SIZE - 1))
+    if (slot[0] & DDZ_CARDS_MASK) == hand and slot[0] >> 56 and slot[1] == summary:
         return <int>(slot[0] >> 56) - 1
     if S.plays_budget <= 0:
-        return card_total(hand)
+        return 2 * card_total(hand)
     S.plays_budget -= 1
     sink.out = buf
     sink.cap = cap
@@ -514,24 +553,21 @@ cdef int min_plays(Searcher* S, uint64_t hand, uint64_t* buf, Py_ssize_t cap) no
     generate(hand, 0, &S.rs, &sink)
     n = sink.n
     if n > cap:
-        return card_total(hand)
+        return 2 * card_total(hand)
+    low = ddz_ctz64(hand) // 3
     for i in range(n):
-        if code_cards(buf[i]) == hand:
-            best = 1                     # one move empties it
-            break
-    if best > 1:
-        low = ddz_ctz64(hand) // 3
-        for i in range(n):
-            move = buf[i]
-            if count_of(move, low) == 0:
-                continue
-            v = 1 + min_plays(S, hand - code_cards(move), buf + n, cap - n)
-            if v < best:
-                best = v
-                if best == 2:
-                    break                # 1 was ruled out above
+        move = buf[i]
+        if count_of(move, low) == 0:
+            continue
+        v = 2 if rough_answer(o, move) else 1
+        if v >= best:
+            continue
+        v += split_cost(S, hand - code_cards(move), o, summary, buf + n, cap - n)
+        if v < best:
+            best = v
     if S.plays_budget > 0:
         slot[0] = hand | (<uint64_t>(best + 1) << 56)
+        slot[1] = summary
     return best
 
 
@@ -540,15 +576,24 @@ cdef void order_moves(Searcher* S, const Pos* p, const uint64_t* moves, int* sco
     """A score per move, higher first (the search selects lazily). buf: cap codes of
     scratch."""
     cdef Py_ssize_t i
-    cdef int score
-    cdef uint64_t hand = p.hands[p.current]
+    cdef int score, seat, kind
+    cdef uint64_t hand = p.hands[p.current], opp = 0, summary
+    cdef Opponents o
+    for seat in range(p.players):
+        if side_of(p, seat) != side_of(p, p.current):
+            opp += p.hands[seat]
+    load_opponents(&o, opp)
+    summary = opponents_summary(&o)
     S.plays_budget = PLAYS_BUDGET
     for i in range(n):
+        kind = code_kind(moves[i])
         if moves[i] == 0:
             score = -(1 << 20)           # the pass
+        elif kind == BOMB or kind == ROCKET:
+            score = -(1 << 19)           # kept back
         else:
             score = (8 * card_total(code_cards(moves[i]))
-                     - 64 * min_plays(S, hand - code_cards(moves[i]), buf, cap))
+                     - 64 * split_cost(S, hand - code_cards(moves[i]), &o, summary, buf, cap))
         if S.noise:
             score += <int>(mix64(moves[i] + <uint64_t>S.noise) & 7)
         if i == tt_index:
@@ -813,7 +858,7 @@ cdef class SolverCore:
             self.searchers[i].scores = <int*>malloc(STACK_SIZE * sizeof(int))
             self.searchers[i].order = <int*>malloc(STACK_SIZE * sizeof(int))
             self.searchers[i].keys = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
-            self.searchers[i].plays = <uint64_t*>calloc(PLAYS_SIZE, sizeof(uint64_t))
+            self.searchers[i].plays = <uint64_t*>calloc(2 * PLAYS_SIZE, sizeof(uint64_t))
             if self.searchers[i].moves == NULL or self.searchers[i].scores == NULL \
                     or self.searchers[i].order == NULL or self.searchers[i].keys == NULL \
                     or self.searchers[i].plays == NULL:
