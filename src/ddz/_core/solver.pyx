@@ -202,23 +202,60 @@ cdef inline bint chain_free(uint64_t cards, const RuleSet* rs) noexcept nogil:
     return True
 
 
-cdef inline uint64_t renumber(uint64_t cards, const int* new_rank) noexcept nogil:
-    """cards with each rank 3..2 moved to new_rank[rank] (the others as they are)."""
+ctypedef struct Blocks:
+    # a renumbering of ranks 3..2 as runs of consecutive ranks moved together
+    int n
+    int src[8]              # a run's lowest rank
+    int dst[8]              # where it goes
+    uint64_t mask[8]        # its digits, at rank 0
+    bint keep_two           # 2 stays where it is (outside the runs)
+
+
+cdef inline void runs_of(Blocks* b, uint64_t ranks, int gap) noexcept nogil:
+    """b: the runs of the spread rank set ranks (within 3..2) packed from rank 0 up, with
+    gap empty ranks between two runs."""
+    cdef uint64_t starts = ranks & ~(ranks << 3), ends = ranks & ~(ranks >> 3)
+    cdef int low, high, dst = 0
+    b.n = 0
+    while starts:
+        low = ddz_ctz64(starts) // 3
+        high = ddz_ctz64(ends) // 3
+        starts &= starts - 1
+        ends &= ends - 1
+        b.src[b.n] = low
+        b.dst[b.n] = dst
+        b.mask[b.n] = (1ULL << (3 * (high - low + 1))) - 1
+        b.n += 1
+        dst += high - low + 1 + gap
+
+
+cdef inline uint64_t moved(uint64_t cards, const Blocks* b) noexcept nogil:
+    """cards with ranks 3..2 renumbered by b (the jokers and action cards as they are)."""
     cdef uint64_t out = cards & ~((1ULL << (3 * (TWO + 1))) - 1)
-    cdef int rank
-    cdef uint64_t low = cards & ((1ULL << (3 * (TWO + 1))) - 1)
-    while low:
-        rank = ddz_ctz64(low) // 3
-        out |= digit(new_rank[rank], count_of(cards, rank))
-        low &= ~digit(rank, 7)
+    cdef int i
+    if b.keep_two:
+        out |= cards & digit(TWO, 7)
+    for i in range(b.n):
+        out |= ((cards >> (3 * b.src[i])) & b.mask[i]) << (3 * b.dst[i])
     return out
 
 
+cdef inline int moved_rank(int rank, const Blocks* b) noexcept nogil:
+    cdef int i
+    if rank > TWO or (b.keep_two and rank == TWO):
+        return rank
+    for i in range(b.n):
+        if rank >= b.src[i] and (b.mask[i] >> (3 * (rank - b.src[i]))) != 0:
+            return b.dst[i] + rank - b.src[i]
+    return rank                          # not reached: the rank is in play
+
+
 cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p) noexcept nogil:
-    """pos_key of the position with equivalent ranks renumbered (see above)."""
-    cdef int new_rank[TWO + 1]
-    cdef int rank, next_rank = 0, seat, kind = code_kind(p.table), last
-    cdef uint64_t used = p.table, low, all_low
+    """pos_key of the position with equivalent ranks renumbered (see above). The ranks in
+    play move in runs of consecutive ones (at 17 v 17 most ranks are in play: a few runs)."""
+    cdef int seat, kind = code_kind(p.table)
+    cdef uint64_t used = p.table, all_low
+    cdef Blocks b
     cdef Pos q
     cdef bint free = not (kind == STRAIGHT or kind == PAIR_STRAIGHT or kind == AIRPLANE or
                           kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS)
@@ -230,38 +267,23 @@ cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p) noexcept nog
     q = p[0]
     if free:
         # no chains, now or later: only the order of the ranks counts
-        low = all_low
-        while low:
-            rank = ddz_ctz64(low) // 3
-            new_rank[rank] = next_rank
-            next_rank += 1
-            low &= low - 1
+        runs_of(&b, all_low, 0)
+        b.keep_two = False
         for seat in range(p.players):
-            q.hands[seat] = renumber(p.hands[seat], new_rank)
+            q.hands[seat] = moved(p.hands[seat], &b)
             if not chain_free(q.hands[seat], &S.rs):
                 free = False                     # renumbering made a run: keep the gaps
                 break
     if not free:
         # chains possible: keep 2 where it is and which ranks of 3..A are next to each
         # other; a gap of empty ranks shrinks to one empty rank
-        low = all_low & ~rank_bit(TWO)
-        next_rank = 0
-        last = -2
-        while low:
-            rank = ddz_ctz64(low) // 3
-            if last >= 0 and rank > last + 1:
-                next_rank += 1                   # the gap
-            new_rank[rank] = next_rank
-            next_rank += 1
-            last = rank
-            low &= low - 1
-        new_rank[TWO] = TWO
+        runs_of(&b, all_low & ~rank_bit(TWO), 1)
+        b.keep_two = True
         for seat in range(p.players):
-            q.hands[seat] = renumber(p.hands[seat], new_rank)
+            q.hands[seat] = moved(p.hands[seat], &b)
     if p.table:
-        rank = code_rank(p.table)
-        q.table = make_code(renumber(code_cards(p.table), new_rank), kind,
-                            new_rank[rank] if rank <= TWO else rank, code_length(p.table))
+        q.table = make_code(moved(code_cards(p.table), &b), kind,
+                            moved_rank(code_rank(p.table), &b), code_length(p.table))
     return pos_key(&q, S.score_mode)
 
 
