@@ -250,18 +250,25 @@ cdef inline int moved_rank(int rank, const Blocks* b) noexcept nogil:
     return rank                          # not reached: the rank is in play
 
 
-cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p) noexcept nogil:
+cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
+                                   bint* hands_free) noexcept nogil:
     """pos_key of the position with equivalent ranks renumbered (see above). The ranks in
-    play move in runs of consecutive ones (at 17 v 17 most ranks are in play: a few runs)."""
+    play move in runs of consecutive ones (at 17 v 17 most ranks are in play: a few runs).
+    hands_free, in and out: True when every hand is known to form no chain (then not
+    tested again: a position below holds fewer cards); set when this call finds it so."""
     cdef int seat, kind = code_kind(p.table)
     cdef uint64_t used = p.table, all_low
     cdef Blocks b
     cdef Pos q
     cdef bint free = not (kind == STRAIGHT or kind == PAIR_STRAIGHT or kind == AIRPLANE or
                           kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS)
+    if free and not hands_free[0]:
+        for seat in range(p.players):
+            if not chain_free(p.hands[seat], &S.rs):
+                free = False
+                break
+        hands_free[0] = free
     for seat in range(p.players):
-        if free and not chain_free(p.hands[seat], &S.rs):
-            free = False
         used |= p.hands[seat]
     all_low = (used | (used >> 1) | (used >> 2)) & DDZ_DIGIT_LOW & ((1ULL << (3 * (TWO + 1))) - 1)
     q = p[0]
@@ -677,10 +684,11 @@ cdef inline bint out_of_time(Searcher* S) noexcept nogil:
     return False
 
 
-cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key) noexcept nogil:
+cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
+                bint hands_free) noexcept nogil:
     """The value of p for the side to act, within (alpha, beta) fail-soft; ABORT if a limit
-    stopped the search."""
-    cdef uint64_t data, move, start_nodes = S.nodes
+    stopped the search. hands_free: no hand of p can form a chain (False: not known)."""
+    cdef uint64_t data, move, start_nodes = S.nodes, child_key
     cdef uint64_t* keys
     cdef Py_ssize_t base = S.top, n, i, j, pick
     cdef uint64_t* moves
@@ -692,7 +700,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key) no
     cdef uint64_t most_nodes = 0, before
     cdef int alpha0 = alpha
     cdef Pos child
-    cdef bint same, ahead
+    cdef bint same, ahead, child_free
+    cdef bint frees[PREFETCH_MOVES]
     S.nodes += 1
     if out_of_time(S):
         S.aborted = 1
@@ -760,7 +769,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key) no
                 continue                 # never searched
             child = p[0]
             play(&child, moves[i])
-            keys[i] = canonical_key(S, &child)
+            frees[i] = hands_free
+            keys[i] = canonical_key(S, &child, &frees[i])
             prefetch(S.tt.entries + BUCKET * (keys[i] & S.tt.active_mask))
     S.top = base + n
     for i in range(n):
@@ -786,15 +796,19 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key) no
         else:
             child_alpha = alpha
             child_beta = beta
+        if ahead:
+            child_key = keys[index]
+            child_free = frees[index]
+        else:
+            child_free = hands_free
+            child_key = canonical_key(S, &child, &child_free)
         if same:
-            v = search(S, &child, child_alpha, child_beta,
-                       keys[index] if ahead else canonical_key(S, &child))
+            v = search(S, &child, child_alpha, child_beta, child_key, child_free)
             if v == ABORT:
                 S.top = base
                 return ABORT
         else:
-            v = search(S, &child, -child_beta, -child_alpha,
-                       keys[index] if ahead else canonical_key(S, &child))
+            v = search(S, &child, -child_beta, -child_alpha, child_key, child_free)
             if v == ABORT:
                 S.top = base
                 return ABORT
@@ -968,7 +982,7 @@ cdef class SolverCore:
             self.stop_flag[0] = 0
         with nogil:
             value = search(S, &pos, -INFINITE if score_mode else -1, INFINITE if score_mode else 1,
-                           pos_key(&pos, score_mode))
+                           pos_key(&pos, score_mode), False)
         if value == ABORT:
             return None, None, S.nodes, bool(S.overflow)
         if thread == 0 or not S.aborted:
