@@ -14,6 +14,8 @@ farmer's turn: then the value is not negated), in C without the GIL:
   reads as a miss), keeps proven values and the best move's index;
 * a side that leads and can split its hand into moves no opponent answers plus one more
   wins at once (``static_win``);
+* two seats, win/loss mode: a move whose kickers could be swapped for lower cards of the same
+  count, held as often and in no chain, is left out (the lower kickers are at least as good);
 * moves are ordered: the table's move first, then the moves that leave the hand the fewest
   plays from empty, those the opponents can answer counted twice (``split_cost``, memoised),
   the most cards among those, bombs and the rocket next to last, the pass last;
@@ -86,6 +88,12 @@ cdef enum:
     PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (1 MB)
     PLAYS_BUDGET = 4000     # generator calls a node's ordering may spend on split_cost
     STATIC_BUDGET = 64      # generator calls a static_win test may spend
+
+cdef extern from *:
+    """
+    #define DDZ_LOW_RANKS ((1ULL << 39) - 1)   /* the digits of the ranks 3..2 */
+    """
+    const uint64_t LOW_RANKS "DDZ_LOW_RANKS"
 
 ctypedef struct Pos:
     uint64_t hands[3]       # seat 2 empty with two seats
@@ -600,11 +608,115 @@ cdef int split_cost(Searcher* S, uint64_t hand, const Opponents* o, uint64_t sum
     return best
 
 
+# ---------------------------------------------------------------------------------------
+# Dominated kickers
+#
+# Two seats, win/loss mode. Let k1 < k2 be ranks of 3..2 that the side to act holds c times
+# each, c = 1 or c = 2, where no straight of its hand could hold k1, nor (c = 2) any pair
+# straight (so no chain of a later hand can: hands only shrink; an airplane never holds a
+# rank held at most twice). A move Y with kickers (trio + single or pair, four + two singles
+# or pairs, an airplane with wings) that plays all c cards of k2 and no k1 is worth no more
+# than Y', the same move with the c cards of k1 for those of k2:
+#
+# * Y' is legal where Y is: a rank held at most twice is no main rank, and the kicker rules
+#   (distinct kickers, kicker matches main, wings next to the chain, the rocket) ask only
+#   how many cards of a rank the kickers hold and whether it is a main rank or a joker,
+#   the same for k1 as for k2 (neither is in the rest of Y). Y' has Y's type, main rank and
+#   length, so it answers what Y answers and is answered by the same moves (answers(): the
+#   comparison rank with wing trios and heavy_wings() look only at ranks held three or four
+#   times in the move).
+# * After Y and after Y' the positions differ only in the mover's hand (R + c k1 against
+#   R + c k2) and the table (Y against Y'). The mover in the second copies the first move
+#   for move, playing k2 wherever the first plays k1: k1 can go only as a single, a pair or
+#   kickers (in no chain), k2 works as well (the same kicker rules), and a single or pair of
+#   k2 beats whatever that of k1 beats while the answers to it are among those to k1 (the
+#   same bombs, rocket, Skip and Reverse; fewer singles or pairs). After such a move the
+#   hands differ the same way with fewer cards of k1 / k2, or not at all. The opponent's
+#   moves in the second copy are always among those in the first, and the card counts (the
+#   let, the empty hand) are the same throughout, so the second copy is won whenever the
+#   first is. (A chain through k1 could not be copied: hence the condition on k1; a chain
+#   through k2 is only one more choice for the second copy.)
+#
+# So Y can be left out of the search at every node: a won node keeps a winning move (Y' or
+# better) and a lost node's value is unchanged. Not with three seats (a teammate may rather
+# overtake a low single than a high one) nor in score mode (not argued there).
+
+cdef inline uint64_t chain_ranks_of(uint64_t held, int shortest) noexcept nogil:
+    """The spread set of the ranks a chain could hold, held: the spread set of the ranks of
+    3..A held often enough for its width (every rank of each run at least shortest long)."""
+    cdef uint64_t starts = held & DDZ_SPREAD_CHAIN, covered = 0
+    cdef int i
+    held = starts
+    for i in range(1, shortest):
+        starts &= held >> (3 * i)
+    for i in range(shortest):
+        covered |= starts << (3 * i)
+    return covered
+
+
+cdef inline bint dominated_by(uint64_t used, uint64_t spare) noexcept nogil:
+    """A rank of spare below a rank of used?"""
+    return used != 0 and spare != 0 and ddz_ctz64(spare) < 63 - ddz_clz64(used)
+
+
+cdef inline bint dominated_kickers(uint64_t move, uint64_t ones, uint64_t spare_ones,
+                                   uint64_t twos, uint64_t spare_twos) noexcept nogil:
+    """Does move play, as kickers, every card of a rank k2 held once (ones) or twice (twos)
+    and no card of a lower rank k1 held as often and in spare_ones / spare_twos? (Y above:
+    then the same move with k1 for k2 is at least as good.)"""
+    cdef int kind = code_kind(move)
+    cdef uint64_t cards
+    if not (kind == TRIO_SINGLE or kind == TRIO_PAIR or kind == FOUR_TWO_SINGLES
+            or kind == FOUR_TWO_PAIRS or kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS):
+        return False
+    cards = code_cards(move)
+    # ranks held once or twice are never main ranks (a trio or a quad): kickers
+    if dominated_by(cards & ones, spare_ones & ~cards):
+        return True
+    return dominated_by((cards >> 1) & ~cards & twos, spare_twos & ~(cards | (cards >> 1)))
+
+
+cdef Py_ssize_t kept_moves(Searcher* S, const Pos* p, const uint64_t* moves, Py_ssize_t n,
+                           int* order, bint hands_free) noexcept nogil:
+    """Fill order with the indices of the moves worth searching (all but the dominated
+    kickers above, where they apply) and return how many."""
+    cdef Py_ssize_t i, m = 0
+    cdef uint64_t hand = p.hands[p.current], ones = 0, twos = 0, spare_ones = 0
+    cdef uint64_t spare_twos = 0, straights, pair_chains
+    if p.players == 2 and not S.score_mode and S.rs.min_len[1] >= 2 \
+            and S.rs.min_len[2] >= 2:
+        # ranks 3..2 held exactly once, exactly twice
+        ones = hand & ~(hand >> 1) & ~(hand >> 2) & DDZ_DIGIT_LOW & LOW_RANKS
+        twos = (hand >> 1) & ~hand & ~(hand >> 2) & DDZ_DIGIT_LOW & LOW_RANKS
+        if hands_free:
+            spare_ones = ones
+            spare_twos = twos
+        else:
+            straights = chain_ranks_of((hand | (hand >> 1) | (hand >> 2)) & DDZ_DIGIT_LOW,
+                                       S.rs.min_len[1])
+            pair_chains = chain_ranks_of(((hand >> 1) | (hand >> 2)) & DDZ_DIGIT_LOW,
+                                         S.rs.min_len[2])
+            spare_ones = ones & ~straights
+            spare_twos = twos & ~straights & ~pair_chains
+        if (ones & (ones - 1)) == 0:
+            spare_ones = 0           # fewer than two ranks held once
+        if (twos & (twos - 1)) == 0:
+            spare_twos = 0
+    for i in range(n):
+        if (spare_ones or spare_twos) and \
+                dominated_kickers(moves[i], ones, spare_ones, twos, spare_twos):
+            continue
+        order[m] = <int>i
+        m += 1
+    return m
+
+
 cdef void order_moves(Searcher* S, const Pos* p, const uint64_t* moves, int* scores,
-                      Py_ssize_t n, int tt_index, uint64_t* buf, Py_ssize_t cap) noexcept nogil:
-    """A score per move, higher first (the search selects lazily). buf: cap codes of
-    scratch."""
-    cdef Py_ssize_t i
+                      const int* order, Py_ssize_t m, int tt_index, uint64_t* buf,
+                      Py_ssize_t cap) noexcept nogil:
+    """A score per move of order[0..m) (indices into moves), higher first (the search
+    selects lazily). buf: cap codes of scratch."""
+    cdef Py_ssize_t i, j
     cdef int score, seat, kind
     cdef uint64_t hand = p.hands[p.current], opp = 0, summary
     cdef Opponents o
@@ -614,7 +726,8 @@ cdef void order_moves(Searcher* S, const Pos* p, const uint64_t* moves, int* sco
     load_opponents(&o, opp)
     summary = opponents_summary(&o)
     S.plays_budget = PLAYS_BUDGET
-    for i in range(n):
+    for j in range(m):
+        i = order[j]
         kind = code_kind(moves[i])
         if moves[i] == 0:
             score = -(1 << 20)           # the pass
@@ -690,7 +803,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     stopped the search. hands_free: no hand of p can form a chain (False: not known)."""
     cdef uint64_t data, move, start_nodes = S.nodes, child_key
     cdef uint64_t* keys
-    cdef Py_ssize_t base = S.top, n, i, j, pick
+    cdef Py_ssize_t base = S.top, n, m, i, j, pick
     cdef uint64_t* moves
     cdef int* scores
     cdef Sink sink
@@ -702,6 +815,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef Pos child
     cdef bint same, ahead, child_free
     cdef bint frees[PREFETCH_MOVES]
+    cdef int ahead_index[PREFETCH_MOVES]
     S.nodes += 1
     if out_of_time(S):
         S.aborted = 1
@@ -755,28 +869,29 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         tt_index = -1
     scores = S.scores + base
     order = S.order + base
-    order_moves(S, p, moves, scores, n, tt_index, moves + n, sink.cap - n)
-    for i in range(n):
-        order[i] = <int>i
+    m = kept_moves(S, p, moves, n, order, hands_free)
+    order_moves(S, p, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
     keys = S.keys + base
-    ahead = 1 < n <= PREFETCH_MOVES
+    ahead = 1 < m <= PREFETCH_MOVES
     if ahead:
         # the children's buckets, fetched together, so that their cache misses overlap
         # (measured: most of the search's time was the probe's wait for memory); a node of
         # many moves usually searches one or two of them, so it fetches none ahead
-        for i in range(n):
-            if ends_game(p, moves[i]):
+        for j in range(m):
+            index = order[j]
+            ahead_index[j] = index
+            if ends_game(p, moves[index]):
                 continue                 # never searched
             child = p[0]
-            play(&child, moves[i])
-            frees[i] = hands_free
-            keys[i] = canonical_key(S, &child, &frees[i])
-            prefetch(S.tt.entries + BUCKET * (keys[i] & S.tt.active_mask))
+            play(&child, moves[index])
+            frees[j] = hands_free
+            keys[index] = canonical_key(S, &child, &frees[j])
+            prefetch(S.tt.entries + BUCKET * (keys[index] & S.tt.active_mask))
     S.top = base + n
-    for i in range(n):
+    for i in range(m):
         # lazy selection: the best-scored move left
         pick = i
-        for j in range(i + 1, n):
+        for j in range(i + 1, m):
             if scores[order[j]] > scores[order[pick]]:
                 pick = j
         if pick != i:
@@ -798,7 +913,10 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             child_beta = beta
         if ahead:
             child_key = keys[index]
-            child_free = frees[index]
+            j = 0
+            while ahead_index[j] != index:
+                j += 1
+            child_free = frees[j]
         else:
             child_free = hands_free
             child_key = canonical_key(S, &child, &child_free)
