@@ -17,6 +17,7 @@ import pytest
 import ddz
 from ddz.cli import build_parser, main, play
 from ddz.uno.cli import build_parser as build_uno_parser
+from tests.terminal import AS_IN_A_TERMINAL
 
 PERFT = json.loads((Path(__file__).resolve().parent / "data" / "perft.json").read_text())
 
@@ -185,6 +186,7 @@ def interrupt(args: list[str], ready: str, *, answer: str | None = None) -> tupl
         stdout=terminal,
         stderr=terminal,
         close_fds=True,
+        **AS_IN_A_TERMINAL,
     )
     os.close(terminal)
     output = b""

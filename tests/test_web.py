@@ -23,6 +23,7 @@ import ddz
 from ddz import render, uno
 from ddz.uno import render as uno_render
 from ddz.web.server import MAX_BODY, make_server
+from tests.terminal import AS_IN_A_TERMINAL
 
 
 @pytest.fixture(scope="module")
@@ -342,6 +343,7 @@ def test_the_command_starts_and_stops_cleanly() -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        **AS_IN_A_TERMINAL,
     )
     try:
         assert process.stdout is not None

@@ -413,20 +413,29 @@ cdef inline void load_opponents(Opponents* o, uint64_t cards) noexcept nogil:
     o.actions = count_of(cards, SKIP_CARD) != 0 or count_of(cards, REVERSE_CARD) != 0
 
 
+cdef inline int answer_by_bombs(const Opponents* o, int kind, int rank) noexcept nogil:
+    """What the opponents' action cards, bombs and rocket decide of an answer to a move of
+    kind and rank: 1 an answer may exist, 0 none can, -1 undecided (the move's own kind)."""
+    if o.actions:
+        return 1
+    if kind == ROCKET:
+        return 0
+    if o.rocket:
+        return 1
+    if kind == BOMB:
+        return o.bomb_rank > rank
+    if o.bomb_rank >= 0:
+        return 1
+    return -1
+
+
 cdef inline bint can_answer(const RuleSet* rs, const Opponents* o, uint64_t move) noexcept nogil:
     """May the opponents hold an answer to move? (True when unsure.)"""
     cdef int kind = code_kind(move), rank = code_rank(move)
     cdef Sink sink
-    if o.actions:
-        return True
-    if kind == ROCKET:
-        return False
-    if o.rocket:
-        return True
-    if kind == BOMB:
-        return o.bomb_rank > rank
-    if o.bomb_rank >= 0:
-        return True
+    cdef int decided = answer_by_bombs(o, kind, rank)
+    if decided >= 0:
+        return decided
     if kind == SINGLE:
         return (o.has1 & ranks_above(rank)) != 0
     if kind == PAIR:
@@ -546,16 +555,9 @@ cdef inline bint rough_answer(const Opponents* o, uint64_t move) noexcept nogil:
     """can_answer from the summary alone, a chain judged by its top card against the
     opponents' highest of its width (a guess, for ordering only: never for a verdict)."""
     cdef int kind = code_kind(move), rank = code_rank(move)
-    if o.actions:
-        return True
-    if kind == ROCKET:
-        return False
-    if o.rocket:
-        return True
-    if kind == BOMB:
-        return o.bomb_rank > rank
-    if o.bomb_rank >= 0:
-        return True
+    cdef int decided = answer_by_bombs(o, kind, rank)
+    if decided >= 0:
+        return decided
     if kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
         return False
     if kind == SINGLE or kind == STRAIGHT:
