@@ -190,22 +190,27 @@ cdef inline uint64_t pos_key(const Pos* p, int score_mode) noexcept nogil:
 # the same shape: measured on random 13 v 13 deals, 2-3.5 times fewer nodes. The root keeps
 # its own key, so the best move stored for it is one of its own moves.
 
+cdef inline uint64_t chain_starts(uint64_t held, int shortest) noexcept nogil:
+    """The spread set of the lowest ranks of the runs of at least shortest consecutive ranks
+    of 3..A in the spread set held."""
+    cdef uint64_t starts
+    cdef int i
+    held &= DDZ_SPREAD_CHAIN
+    starts = held
+    for i in range(1, shortest):
+        starts &= held >> (3 * i)
+        if not starts:
+            break
+    return starts
+
+
 cdef inline bint chain_free(uint64_t cards, const RuleSet* rs) noexcept nogil:
     """Can cards form no chain of any width under the rules?"""
     cdef Hand hand
-    cdef uint64_t held, starts
-    cdef int width, i
+    cdef int width
     load_hand(&hand, cards)
     for width in range(1, 4):
-        if rs.min_len[width] < 2:
-            return False
-        held = hand.has[width] & DDZ_SPREAD_CHAIN
-        starts = held
-        for i in range(1, rs.min_len[width]):
-            starts &= held >> (3 * i)
-            if not starts:
-                break
-        if starts:
+        if rs.min_len[width] < 2 or chain_starts(hand.has[width], rs.min_len[width]):
             return False
     return True
 
@@ -390,7 +395,7 @@ ctypedef struct Opponents:
 
 ctypedef struct WinSearch:
     const RuleSet* rs
-    Opponents opp
+    const Opponents* opp
     uint64_t* buf            # scratch for the moves of each level
     Py_ssize_t cap
     int budget               # generator calls left; out of it: no verdict
@@ -411,6 +416,16 @@ cdef inline void load_opponents(Opponents* o, uint64_t cards) noexcept nogil:
     o.bomb_rank = (63 - ddz_clz64(quads)) // 3 if quads else -1
     o.rocket = holds(hand.has[1], SMALL_JOKER) and holds(hand.has[1], BIG_JOKER)
     o.actions = count_of(cards, SKIP_CARD) != 0 or count_of(cards, REVERSE_CARD) != 0
+
+
+cdef inline void load_opponents_of(Opponents* o, const Pos* p) noexcept nogil:
+    """o: the cards of the side not to act in p, pooled."""
+    cdef uint64_t cards = 0
+    cdef int seat
+    for seat in range(p.players):
+        if side_of(p, seat) != side_of(p, p.current):
+            cards += p.hands[seat]
+    load_opponents(o, cards)
 
 
 cdef inline int answer_by_bombs(const Opponents* o, int kind, int rank) noexcept nogil:
@@ -481,7 +496,7 @@ cdef bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcept nogil
         move = moves[i]
         if count_of(move, low) == 0:
             continue
-        answerable = can_answer(w.rs, &w.opp, move)
+        answerable = can_answer(w.rs, w.opp, move)
         if answerable and not last_open:
             continue
         if split_wins(w, hand - code_cards(move), last_open and not answerable):
@@ -496,25 +511,22 @@ cdef bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcept nogil
     return False
 
 
-cdef int static_win(const RuleSet* rs, const Pos* p, uint64_t* buf, Py_ssize_t cap,
-                    int budget, uint64_t* first) noexcept nogil:
+cdef int static_win(const RuleSet* rs, const Pos* p, const Opponents* opp, uint64_t* buf,
+                    Py_ssize_t cap, int budget, uint64_t* first) noexcept nogil:
     """1 if the side to act, leading, wins by the split above (first: a winning move), 0 if
-    the test finds no such split (the position may still be won). buf: cap codes of
-    scratch; budget: generator calls it may make."""
+    the test finds no such split (the position may still be won). opp: the other side's
+    cards (load_opponents_of); buf: cap codes of scratch; budget: generator calls it may
+    make."""
     cdef WinSearch w
-    cdef uint64_t opp = 0
-    cdef int seat, me = p.current
+    cdef int me = p.current
     cdef uint64_t mine
     if p.table != 0:
         return 0
-    for seat in range(p.players):
-        if (seat == p.landlord) != (me == p.landlord):
-            opp += p.hands[seat]
     mine = p.hands[me]
     if count_of(mine, SKIP_CARD) or count_of(mine, REVERSE_CARD):
         return 0                     # action cards move the turn: not this test's business
     w.rs = rs
-    load_opponents(&w.opp, opp)
+    w.opp = opp
     w.buf = buf
     w.cap = cap
     w.budget = budget
@@ -646,11 +658,8 @@ cdef int split_cost(Searcher* S, uint64_t hand, const Opponents* o, uint64_t sum
 cdef inline uint64_t chain_ranks_of(uint64_t held, int shortest) noexcept nogil:
     """The spread set of the ranks a chain could hold, held: the spread set of the ranks of
     3..A held often enough for its width (every rank of each run at least shortest long)."""
-    cdef uint64_t starts = held & DDZ_SPREAD_CHAIN, covered = 0
+    cdef uint64_t starts = chain_starts(held, shortest), covered = 0
     cdef int i
-    held = starts
-    for i in range(1, shortest):
-        starts &= held >> (3 * i)
     for i in range(shortest):
         covered |= starts << (3 * i)
     return covered
@@ -713,20 +722,15 @@ cdef Py_ssize_t kept_moves(Searcher* S, const Pos* p, const uint64_t* moves, Py_
     return m
 
 
-cdef void order_moves(Searcher* S, const Pos* p, const uint64_t* moves, int* scores,
-                      const int* order, Py_ssize_t m, int tt_index, uint64_t* buf,
+cdef void order_moves(Searcher* S, const Pos* p, const Opponents* o, const uint64_t* moves,
+                      int* scores, const int* order, Py_ssize_t m, int tt_index, uint64_t* buf,
                       Py_ssize_t cap) noexcept nogil:
     """A score per move of order[0..m) (indices into moves), higher first (the search
-    selects lazily). buf: cap codes of scratch."""
+    selects lazily). o: the other side's cards (load_opponents_of); buf: cap codes of
+    scratch."""
     cdef Py_ssize_t i, j
-    cdef int score, seat, kind
-    cdef uint64_t hand = p.hands[p.current], opp = 0, summary
-    cdef Opponents o
-    for seat in range(p.players):
-        if side_of(p, seat) != side_of(p, p.current):
-            opp += p.hands[seat]
-    load_opponents(&o, opp)
-    summary = opponents_summary(&o)
+    cdef int score, kind
+    cdef uint64_t hand = p.hands[p.current], summary = opponents_summary(o)
     S.plays_budget = PLAYS_BUDGET
     for j in range(m):
         i = order[j]
@@ -737,7 +741,7 @@ cdef void order_moves(Searcher* S, const Pos* p, const uint64_t* moves, int* sco
             score = -(1 << 19)           # kept back
         else:
             score = (8 * card_total(code_cards(moves[i]))
-                     - 64 * split_cost(S, hand - code_cards(moves[i]), &o, summary, buf, cap))
+                     - 64 * split_cost(S, hand - code_cards(moves[i]), o, summary, buf, cap))
         if S.noise:
             score += <int>(mix64(moves[i] + <uint64_t>S.noise) & 7)
         if i == tt_index:
@@ -815,6 +819,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef uint64_t most_nodes = 0, before
     cdef int alpha0 = alpha
     cdef Pos child
+    cdef Opponents opponents
     cdef bint same, ahead, child_free
     cdef bint frees[PREFETCH_MOVES]
     cdef int ahead_index[PREFETCH_MOVES]
@@ -859,8 +864,9 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         return best
     # a leader that splits its hand into unanswerable moves and one more (off in score mode:
     # it proves a win, not its score)
+    load_opponents_of(&opponents, p)     # for the test and the ordering
     if p.table == 0 and not S.score_mode and \
-            static_win(&S.rs, p, moves + n, sink.cap - n, STATIC_BUDGET, &move):
+            static_win(&S.rs, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET, &move):
         for i in range(n):
             if moves[i] == move:
                 best_index = <int>i
@@ -872,7 +878,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     scores = S.scores + base
     order = S.order + base
     m = kept_moves(S, p, moves, n, order, hands_free)
-    order_moves(S, p, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
+    order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
     keys = S.keys + base
     ahead = 1 < m <= PREFETCH_MOVES
     if ahead:
