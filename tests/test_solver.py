@@ -200,6 +200,63 @@ def test_kicker_choices(name: str) -> None:
     assert checked >= POSITIONS // 16
 
 
+def set_hand(rng: random.Random, counts: dict[str, int], ranks: int) -> str:
+    """Loose ranks held once, twice or three times, now and then a quad."""
+    cards = ""
+    for _ in range(ranks):
+        free = [rank for rank in "3456789TJQKA2XD" if counts[rank] > 0 and rank not in cards]
+        rank = rng.choice(free)
+        take = min(counts[rank], rng.choice([1, 1, 1, 2, 2, 3, 4] if ranks > 3 else [1, 2]))
+        cards += rank * take
+        counts[rank] -= take
+    return cards
+
+
+def set_position(rules: ddz.Rules, seed: int) -> ddz.Game | None:
+    """Two seats of singles, pairs and trios at spread ranks (so that some ranks of one seat
+    have none of the other's between them), to lead or to answer."""
+    rng = random.Random(seed)
+    deck = str(rules.deck)
+    counts = {rank: deck.count(rank) for rank in "3456789TJQKA2XD"}
+    hands = [set_hand(rng, counts, rng.randint(3, 4)), set_hand(rng, counts, rng.randint(2, 3))]
+    landlord = rng.randint(0, 1)
+    to_act = rng.randint(0, 1)
+    table = None
+    if rng.random() < 0.5:
+        other = ddz.Game.from_position(rules, hands, landlord=landlord, to_act=1 - to_act)
+        table = rng.choice(other.legal_actions())
+        hands[1 - to_act] = str(ddz.Cards.parse(hands[1 - to_act]) - table.cards)
+        if not hands[1 - to_act]:
+            return None
+    return ddz.Game.from_position(
+        rules,
+        hands,
+        landlord=landlord,
+        to_act=to_act,
+        table=table,
+        table_player=None if table is None else 1 - to_act,
+    )
+
+
+@pytest.mark.parametrize("name", sorted(KICKER_RULES))
+def test_equivalent_ranks_choices(name: str) -> None:
+    # two seats of loose singles, pairs and trios: the search leaves out a single, pair or
+    # trio of rank b (also a single or pair broken off more cards, where the kicker rules
+    # allow it) when a lower rank a held that often would do and the other seat holds no
+    # answer between them; checked against the minimax, which tries every move
+    rules = KICKER_RULES[name]
+    solver = ddz.Solver(rules, memory_mb=4)
+    checked = 0
+    for seed in range(POSITIONS):
+        game = set_position(rules, seed)
+        if game is None:
+            continue
+        expected = reference.value_for_side_to_act(game)
+        assert solver.solve(game, line=False).value == expected, (game.hands, game.table)
+        checked += 1
+    assert checked >= POSITIONS // 2
+
+
 def endgame(hands: list[str], **fields: object) -> ddz.Game:
     fields.setdefault("landlord", 0)
     fields.setdefault("to_act", 0)
