@@ -148,22 +148,11 @@ def kicker_hand(rng: random.Random, counts: dict[str, int]) -> str:
     return "".join(cards)
 
 
-def kicker_position(rules: ddz.Rules, seed: int) -> ddz.Game | None:
-    """Two seats: one with a trio, a quad or an airplane and loose cards, the other the same
-    or loose cards only (so that which kickers go matters); half of them answering a move."""
-    rng = random.Random(seed)
-    deck = str(rules.deck)
-    counts = {rank: deck.count(rank) for rank in "3456789TJQKA2XD"}
-    hands = [kicker_hand(rng, counts), ""]
-    if rng.random() < 0.5:
-        hands[1] = kicker_hand(rng, counts)
-    else:
-        for _ in range(rng.randint(2, 4)):
-            rank = rng.choice([rank for rank in "3456789TJQKA2XD" if counts[rank] > 0])
-            hands[1] += rank
-            counts[rank] -= 1
-    landlord = rng.randint(0, 1)
-    to_act = 0 if rng.random() < 0.75 else 1
+def two_seats(
+    rules: ddz.Rules, rng: random.Random, hands: list[str], landlord: int, to_act: int
+) -> ddz.Game | None:
+    """The two-seat position of these hands; half of them answering a move the other seat
+    has just played (None when that emptied its hand)."""
     table = None
     if rng.random() < 0.5:
         # the other seat has just played: answers are searched too
@@ -180,6 +169,25 @@ def kicker_position(rules: ddz.Rules, seed: int) -> ddz.Game | None:
         table=table,
         table_player=None if table is None else 1 - to_act,
     )
+
+
+def kicker_position(rules: ddz.Rules, seed: int) -> ddz.Game | None:
+    """Two seats: one with a trio, a quad or an airplane and loose cards, the other the same
+    or loose cards only (so that which kickers go matters); half of them answering a move."""
+    rng = random.Random(seed)
+    deck = str(rules.deck)
+    counts = {rank: deck.count(rank) for rank in "3456789TJQKA2XD"}
+    hands = [kicker_hand(rng, counts), ""]
+    if rng.random() < 0.5:
+        hands[1] = kicker_hand(rng, counts)
+    else:
+        for _ in range(rng.randint(2, 4)):
+            rank = rng.choice([rank for rank in "3456789TJQKA2XD" if counts[rank] > 0])
+            hands[1] += rank
+            counts[rank] -= 1
+    landlord = rng.randint(0, 1)
+    to_act = 0 if rng.random() < 0.75 else 1
+    return two_seats(rules, rng, hands, landlord, to_act)
 
 
 @pytest.mark.parametrize("name", sorted(KICKER_RULES))
@@ -221,21 +229,7 @@ def set_position(rules: ddz.Rules, seed: int) -> ddz.Game | None:
     hands = [set_hand(rng, counts, rng.randint(3, 4)), set_hand(rng, counts, rng.randint(2, 3))]
     landlord = rng.randint(0, 1)
     to_act = rng.randint(0, 1)
-    table = None
-    if rng.random() < 0.5:
-        other = ddz.Game.from_position(rules, hands, landlord=landlord, to_act=1 - to_act)
-        table = rng.choice(other.legal_actions())
-        hands[1 - to_act] = str(ddz.Cards.parse(hands[1 - to_act]) - table.cards)
-        if not hands[1 - to_act]:
-            return None
-    return ddz.Game.from_position(
-        rules,
-        hands,
-        landlord=landlord,
-        to_act=to_act,
-        table=table,
-        table_player=None if table is None else 1 - to_act,
-    )
+    return two_seats(rules, rng, hands, landlord, to_act)
 
 
 @pytest.mark.parametrize("name", sorted(KICKER_RULES))
