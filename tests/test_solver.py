@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -190,21 +191,29 @@ def kicker_position(rules: ddz.Rules, seed: int) -> ddz.Game | None:
     return two_seats(rules, rng, hands, landlord, to_act)
 
 
-@pytest.mark.parametrize("name", sorted(KICKER_RULES))
-def test_kicker_choices(name: str) -> None:
-    # two seats with trios, quads or airplanes and several loose ranks: the search leaves out
-    # a kicker of a rank held once (twice) when a lower such rank could take its place;
-    # checked against the minimax, which tries every kicker
-    rules = KICKER_RULES[name]
+def agreed_with_minimax(
+    rules: ddz.Rules, make: Callable[[ddz.Rules, int], ddz.Game | None], seeds: int
+) -> int:
+    """Solve make(rules, seed) for each seed below seeds and assert the minimax's value;
+    return how many positions there were (make may give None)."""
     solver = ddz.Solver(rules, memory_mb=4)
     checked = 0
-    for seed in range(POSITIONS // 8):
-        game = kicker_position(rules, seed)
+    for seed in range(seeds):
+        game = make(rules, seed)
         if game is None:
             continue
         expected = reference.value_for_side_to_act(game)
         assert solver.solve(game, line=False).value == expected, (game.hands, game.table)
         checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("name", sorted(KICKER_RULES))
+def test_kicker_choices(name: str) -> None:
+    # two seats with trios, quads or airplanes and several loose ranks: the search leaves out
+    # a kicker of a rank held once (twice) when a lower such rank could take its place;
+    # checked against the minimax, which tries every kicker
+    checked = agreed_with_minimax(KICKER_RULES[name], kicker_position, POSITIONS // 8)
     assert checked >= POSITIONS // 16
 
 
@@ -238,16 +247,7 @@ def test_equivalent_ranks_choices(name: str) -> None:
     # trio of rank b (also a single or pair broken off more cards, where the kicker rules
     # allow it) when a lower rank a held that often would do and the other seat holds no
     # answer between them; checked against the minimax, which tries every move
-    rules = KICKER_RULES[name]
-    solver = ddz.Solver(rules, memory_mb=4)
-    checked = 0
-    for seed in range(POSITIONS):
-        game = set_position(rules, seed)
-        if game is None:
-            continue
-        expected = reference.value_for_side_to_act(game)
-        assert solver.solve(game, line=False).value == expected, (game.hands, game.table)
-        checked += 1
+    checked = agreed_with_minimax(KICKER_RULES[name], set_position, POSITIONS)
     assert checked >= POSITIONS // 2
 
 
