@@ -278,3 +278,73 @@ cdef inline void generate(uint64_t hand_cards, uint64_t table, const RuleSet* rs
         sink.out[kept] = code
         kept += 1
     sink.n = kept
+
+
+cdef inline void generate_lowest(uint64_t hand_cards, const RuleSet* rs, Sink* sink) noexcept nogil:
+    """The leads of a (non-empty) hand that hold a card of its lowest rank, in generate()'s
+    order: what a search that splits a hand move by move needs at each level (each card
+    must go in some move, so some move holds the lowest), at a fraction of generate()'s
+    cost (the kicker enumerations are the dear part, and most of their moves leave the
+    lowest card out)."""
+    cdef Hand hand, only_low
+    cdef int kind, low = ddz_ctz64(hand_cards) // 3, width, rank
+    cdef Py_ssize_t start = sink.n, i, kept
+    cdef uint64_t code, trios, main, airplanes
+    load_hand(&hand, hand_cards)
+    airplanes = hand.has[3] & DDZ_SPREAD_CHAIN & (hand.has[3] >> 3)    # two trios in a row
+    for kind in range(SINGLE, NUM_KINDS):
+        if kind == SINGLE or kind == PAIR or kind == TRIO or kind == BOMB:
+            width = 4 if kind == BOMB else kind
+            if holds(hand.has[width], low):
+                emit(sink, make_code(digit(low, width), kind, low, 1))
+        elif kind == TRIO_SINGLE or kind == TRIO_PAIR:
+            # the trio of the lowest rank with each kicker, then each higher trio with the
+            # lowest rank as its kicker (the lowest kicker, so first of that trio's moves)
+            width = 1 if kind == TRIO_SINGLE else 2
+            if holds(hand.has[3], low):
+                only_low = hand
+                only_low.has[3] = rank_bit(low)
+                gen_trio_kickers(sink, &only_low, rs, kind, -1)
+            if holds(hand.has[width], low):
+                trios = hand.has[3] & ranks_above(low)
+                while trios:
+                    rank = pop_lowest(&trios)
+                    main = make_code(digit(rank, 3), kind, rank, 1)
+                    emit(sink, main + digit(low, width))
+        else:
+            if kind == STRAIGHT or kind == PAIR_STRAIGHT or kind == AIRPLANE:
+                # a chain that holds the lowest rank starts there
+                width = 1 if kind == STRAIGHT else (2 if kind == PAIR_STRAIGHT else 3)
+                if low > ACE or not holds(hand.has[width], low):
+                    continue
+            elif kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS:
+                if not airplanes and rs.min_len[3] >= 2:
+                    continue
+            elif kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
+                if hand.has[4] == 0:
+                    continue
+            elif kind == ROCKET:
+                if low != SMALL_JOKER:
+                    continue
+            elif kind == SKIP or kind == REVERSE:
+                if low != (SKIP_CARD if kind == SKIP else REVERSE_CARD):
+                    continue
+            i = sink.n
+            gen_kind(sink, &hand, rs, kind, -1, 0)
+            if sink.n <= sink.cap:
+                kept = i
+                for i in range(i, sink.n):
+                    if count_of(sink.out[i], low):
+                        sink.out[kept] = sink.out[i]
+                        kept += 1
+                sink.n = kept
+    if rs.options & OPT_MULTIPLE_READINGS_ or sink.n > sink.cap:
+        return
+    kept = start
+    for i in range(start, sink.n):
+        code = sink.out[i]
+        if not is_kept_reading(code, rs):
+            continue
+        sink.out[kept] = code
+        kept += 1
+    sink.n = kept

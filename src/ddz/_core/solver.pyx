@@ -88,7 +88,8 @@ cdef enum:
     LOWER = 1               # bound kinds of a table entry
     UPPER = 2
     EXACT = 3
-    PREFETCH_MOVES = 4      # a node of at most this many moves fetches its children's buckets
+    PREFETCH_MOVES = 8      # an expected lost node of at most this many moves fetches its
+                            # children's buckets ahead
     PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (1 MB)
     PLAYS_BUDGET = 4000     # generator calls a node's ordering may spend on split_cost
     STATIC_BUDGET = 64      # generator calls a static_win test may spend
@@ -164,12 +165,14 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     return x
 
 
-cdef inline uint64_t pos_key(const Pos* p, int score_mode) noexcept nogil:
+cdef inline uint64_t pos_key(const Pos* p, int score_mode, bint order_only) noexcept nogil:
     # everything a value depends on: the table outlives a solve, so the landlord and the let
     # count (fixed within one solve) are in the key too
     cdef uint64_t small = (<uint64_t>(p.current + 1) | (<uint64_t>(p.table_player + 1) << 3)
                            | (<uint64_t>(p.direction > 0) << 6)
                            | (<uint64_t>p.landlord << 13) | (<uint64_t>p.let << 16))
+    if order_only:
+        small |= 1ULL << 32              # a canonical key of ranks renumbered in order alone
     if score_mode:
         small |= ((<uint64_t>p.landlord_plays << 8) | (<uint64_t>p.farmer_plays << 10)
                   | (1ULL << 12))
@@ -267,18 +270,57 @@ cdef inline int moved_rank(int rank, const Blocks* b) noexcept nogil:
     return rank                          # not reached: the rank is in play
 
 
+cdef inline uint64_t answer_tops(uint64_t cards, int kind, int length) noexcept nogil:
+    """The spread set of the main ranks (a chain's top) of the moves of kind and length that
+    cards could answer a move of that kind with, whatever its rank (kickers not looked at)."""
+    cdef Hand hand
+    cdef int width
+    load_hand(&hand, cards)
+    if kind == SINGLE:
+        return hand.has[1]
+    if kind == PAIR:
+        return hand.has[2]
+    if kind == TRIO or kind == TRIO_SINGLE or kind == TRIO_PAIR:
+        return hand.has[3]
+    if kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS or kind == BOMB:
+        return hand.has[4]
+    if kind == STRAIGHT:
+        width = 1
+    elif kind == PAIR_STRAIGHT:
+        width = 2
+    elif kind == AIRPLANE or kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS:
+        width = 3
+    else:
+        return 0                         # the rocket: nothing of its kind answers it
+    return chain_starts(hand.has[width], length) << (3 * (length - 1))
+
+
 cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
                                    bint* hands_free) noexcept nogil:
     """pos_key of the position with equivalent ranks renumbered (see above). The ranks in
     play move in runs of consecutive ones (at 17 v 17 most ranks are in play: a few runs).
     hands_free, in and out: True when every hand is known to form no chain (then not
     tested again: a position below holds fewer cards); set when this call finds it so."""
-    cdef int seat, kind = code_kind(p.table)
-    cdef uint64_t used = p.table, all_low
+    cdef int seat, kind = code_kind(p.table), length = code_length(p.table), bar = -1
+    cdef uint64_t used = p.table, all_low, tops = 0
     cdef Blocks b
     cdef Pos q
-    cdef bint free = not (kind == STRAIGHT or kind == PAIR_STRAIGHT or kind == AIRPLANE or
-                          kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS)
+    cdef bint by_bar = p.table != 0 and not (
+        kind == AIRPLANE_SINGLES
+        and S.rs.options & (OPT_AIRPLANE_RANK_WING_TRIOS_ | OPT_BOMBS_ONLY_ON_HEAVY_WINGS_))
+    cdef bint free = by_bar or not (kind == STRAIGHT or kind == PAIR_STRAIGHT or kind == AIRPLANE
+                                    or kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS)
+    if by_bar:
+        # the move to beat matters only through the answers it lets the seats that may
+        # answer it make (the generator answers a table by its kind, length and rank): its
+        # rank is keyed as the lowest rank they could answer above it (the bar)
+        used = 0
+        for seat in range(p.players):
+            if seat != p.table_player:
+                tops |= answer_tops(p.hands[seat], kind, length)
+        tops &= ranks_above(code_rank(p.table))
+        if tops:
+            bar = ddz_ctz64(tops) // 3
     if free and not hands_free[0]:
         for seat in range(p.players):
             if not chain_free(p.hands[seat], &S.rs):
@@ -290,25 +332,25 @@ cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
     all_low = (used | (used >> 1) | (used >> 2)) & DDZ_DIGIT_LOW & ((1ULL << (3 * (TWO + 1))) - 1)
     q = p[0]
     if free:
-        # no chains, now or later: only the order of the ranks counts
+        # no chains, now or later: only the order of the ranks counts. Keyed apart from
+        # the positions where chains count (the tag): a renumbered hand may hold a run
+        # of ranks that its position could never play as a chain
         runs_of(&b, all_low, 0)
         b.keep_two = False
-        for seat in range(p.players):
-            q.hands[seat] = moved(p.hands[seat], &b)
-            if not chain_free(q.hands[seat], &S.rs):
-                free = False                     # renumbering made a run: keep the gaps
-                break
-    if not free:
+    else:
         # chains possible: keep 2 where it is and which ranks of 3..A are next to each
         # other; a gap of empty ranks shrinks to one empty rank
         runs_of(&b, all_low & ~rank_bit(TWO), 1)
         b.keep_two = True
-        for seat in range(p.players):
-            q.hands[seat] = moved(p.hands[seat], &b)
-    if p.table:
+    for seat in range(p.players):
+        q.hands[seat] = moved(p.hands[seat], &b)
+    if by_bar:
+        # no cards: never a move's code
+        q.table = make_code(0, kind, moved_rank(bar, &b) + 1 if bar >= 0 else 0, length)
+    elif p.table:
         q.table = make_code(moved(code_cards(p.table), &b), kind,
                             moved_rank(code_rank(p.table), &b), code_length(p.table))
-    return pos_key(&q, S.score_mode)
+    return pos_key(&q, S.score_mode, free)
 
 
 cdef inline int side_of(const Pos* p, int seat) noexcept nogil:
@@ -316,7 +358,16 @@ cdef inline int side_of(const Pos* p, int seat) noexcept nogil:
 
 
 cdef inline int seat_after(const Pos* p, int seat, int steps) noexcept nogil:
-    return ((seat + steps * p.direction) % p.players + p.players) % p.players
+    """The seat steps (1 or 2) places after seat in the direction of play (no division:
+    this runs at every node)."""
+    cdef int after = seat + steps * p.direction
+    if after < 0:
+        after += p.players
+    elif after >= p.players:
+        after -= p.players
+    if after >= p.players:                   # two seats, two steps
+        after -= p.players
+    return after
 
 
 cdef inline bint ends_game(const Pos* p, uint64_t move) noexcept nogil:
@@ -502,7 +553,7 @@ cdef bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcept nogil
     sink.out = moves
     sink.cap = w.cap
     sink.n = 0
-    generate(hand, 0, w.rs, &sink)
+    generate_lowest(hand, w.rs, &sink)
     n = sink.n
     if n > sink.cap:
         return False
@@ -618,7 +669,7 @@ cdef int split_cost(Searcher* S, uint64_t hand, const Opponents* o, uint64_t sum
     sink.out = buf
     sink.cap = cap
     sink.n = 0
-    generate(hand, 0, &S.rs, &sink)
+    generate_lowest(hand, &S.rs, &sink)
     n = sink.n
     if n > cap:
         return 2 * card_total(hand)
@@ -912,9 +963,11 @@ cdef inline bint out_of_time(Searcher* S) noexcept nogil:
 
 
 cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
-                bint hands_free) noexcept nogil:
+                bint hands_free, bint cut) noexcept nogil:
     """The value of p for the side to act, within (alpha, beta) fail-soft; ABORT if a limit
-    stopped the search. hands_free: no hand of p can form a chain (False: not known)."""
+    stopped the search. hands_free: no hand of p can form a chain (False: not known). cut:
+    the side to act is expected to win here (the first child of a node expected won is
+    expected lost; every other child, expected won: the node types of alpha-beta)."""
     cdef uint64_t data, move, start_nodes = S.nodes, child_key
     cdef uint64_t* keys
     cdef Py_ssize_t base = S.top, n, m, i, j, pick
@@ -932,6 +985,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef bint frees[PREFETCH_MOVES]
     cdef int ahead_index[PREFETCH_MOVES]
     cdef Pos ahead_child[PREFETCH_MOVES]
+    cdef bint good
     S.nodes += 1
     if out_of_time(S):
         S.aborted = 1
@@ -989,11 +1043,13 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     m = kept_moves(S, p, &opponents, moves, n, order, hands_free)
     order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
     keys = S.keys + base
-    ahead = 1 < m <= PREFETCH_MOVES
+    ahead = not cut and 1 < m <= PREFETCH_MOVES
     if ahead:
         # the children's buckets, fetched together, so that their cache misses overlap
-        # (measured: most of the search's time was the probe's wait for memory); a node of
-        # many moves usually searches one or two of them, so it fetches none ahead
+        # (measured: most of the search's time was the probe's wait for memory), at a node
+        # expected to search them all: one the side to act is expected to lose. A node it
+        # is expected to win searches one child (1.05 on average), and the keys of the
+        # others would be computed for nothing
         for j in range(m):
             index = order[j]
             ahead_index[j] = index
@@ -1028,6 +1084,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             child_free = hands_free
             child_key = canonical_key(S, &child, &child_free)
         same = side_of(p, child.current) == side_of(p, p.current)
+        good = cut and i == 0            # expected to win for the side to act here
         kind = code_kind(move)
         before = S.nodes
         if S.score_mode and (kind == BOMB or kind == ROCKET):
@@ -1037,12 +1094,12 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             child_alpha = alpha
             child_beta = beta
         if same:
-            v = search(S, &child, child_alpha, child_beta, child_key, child_free)
+            v = search(S, &child, child_alpha, child_beta, child_key, child_free, good)
             if v == ABORT:
                 S.top = base
                 return ABORT
         else:
-            v = search(S, &child, -child_beta, -child_alpha, child_key, child_free)
+            v = search(S, &child, -child_beta, -child_alpha, child_key, child_free, not good)
             if v == ABORT:
                 S.top = base
                 return ABORT
@@ -1216,7 +1273,7 @@ cdef class SolverCore:
             self.stop_flag[0] = 0
         with nogil:
             value = search(S, &pos, -INFINITE if score_mode else -1, INFINITE if score_mode else 1,
-                           pos_key(&pos, score_mode), False)
+                           pos_key(&pos, score_mode, False), False, True)
         if value == ABORT:
             return None, None, S.nodes, bool(S.overflow)
         if thread == 0 or not S.aborted:
@@ -1283,7 +1340,7 @@ cdef class SolverCore:
 
 cdef uint64_t root_move(Searcher* S, const Pos* p, bint* found) noexcept nogil:
     """The best move the table holds for the root (the move just searched)."""
-    cdef uint64_t key = pos_key(p, S.score_mode), data
+    cdef uint64_t key = pos_key(p, S.score_mode, False), data
     cdef Sink sink
     cdef int index
     found[0] = False
