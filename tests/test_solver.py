@@ -325,3 +325,78 @@ def test_boundary() -> None:
     over.step("3")
     with pytest.raises(ValueError, match="play phase"):
         ddz.solve(over)
+
+
+LEAD_RULE_SETS = {
+    **RULE_SETS,
+    "endgame": ddz.ENDGAME,
+    # every kicker and wing option the generator knows, on
+    "loose": ddz.CLASSIC.replace(
+        single_kickers_distinct=False,
+        pair_kickers_distinct=False,
+        kicker_matches_main=True,
+        rocket_as_kickers=True,
+        quad_as_wings=True,
+        trio_as_wings=True,
+        multiple_readings=True,
+        min_airplane=2,
+        max_straight=12,
+    ),
+    "wing-trios": ddz.CLASSIC.replace(
+        trio_as_wings=True,
+        trio_wings_adjacent=True,
+        airplane_rank_includes_wing_trios=True,
+        bombs_only_on_heavy_wings=True,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEAD_RULE_SETS))
+def test_lowest_leads_are_the_leads_holding_the_lowest_card(name: str) -> None:
+    """The splitting generator of the static win test and the ordering (generate_lowest)
+    gives exactly the leads that hold a card of the hand's lowest rank, in legal_moves'
+    order. Hands rich in trios, quads and runs, where its shortcuts are."""
+    from ddz._core import moves as core
+
+    rules = LEAD_RULE_SETS[name]
+    rng = random.Random(f"lowest-leads-{name}")
+    deck = list(str(rules.deck))
+    # the lowest card a joker or an action card: the rocket, Skip and Reverse
+    edges = ["XD", "D", "2XD", "SV", "SSVV", "V", "XDSV"]
+    for trial in range(-len(edges), 400):
+        if trial < 0:
+            text = edges[trial]
+            if any(text.count(c) > deck.count(c) for c in text):
+                continue
+            hand = ddz.Cards(text)
+        elif trial % 2:
+            hand = ddz.Cards("".join(rng.sample(deck, rng.randint(1, 20))))
+        else:  # whole ranks in a row: trios, quads, chains, airplanes with wings
+            symbols = sorted(set(deck), key=deck.index)
+            start = rng.randrange(len(symbols))
+            run = symbols[start : start + rng.randint(1, 6)]
+            picked = [s for s in run for _ in range(min(deck.count(s), rng.randint(2, 4)))]
+            extra = [c for c in rng.sample(deck, rng.randint(0, 6))]
+            counts: dict[str, int] = {}
+            for s in picked + extra:
+                if counts.get(s, 0) < deck.count(s):
+                    counts[s] = counts.get(s, 0) + 1
+            hand = ddz.Cards("".join(s * n for s, n in counts.items()))
+        mask = hand.mask
+        low = (mask & -mask).bit_length() - 1
+        low_rank = low // 3
+        expected = [
+            m.code
+            for m in core.legal_moves(mask, 0, rules.core_flags)
+            if (m.code >> (3 * low_rank)) & 7
+        ]
+        assert core.lowest_leads(mask, rules.core_flags) == expected, (name, str(hand))
+
+
+def test_lowest_leads_refuses_what_legal_moves_refuses() -> None:
+    from ddz._core import moves as core
+
+    with pytest.raises(ValueError):
+        core.lowest_leads(0, ddz.CLASSIC.core_flags)
+    with pytest.raises(ValueError):
+        core.lowest_leads(ddz.Cards("SS").mask, ddz.CLASSIC.core_flags)

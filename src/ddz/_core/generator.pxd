@@ -280,64 +280,82 @@ cdef inline void generate(uint64_t hand_cards, uint64_t table, const RuleSet* rs
     sink.n = kept
 
 
+cdef inline void gen_holding(Sink* sink, const Hand* hand, const RuleSet* rs, int kind,
+                             int low) noexcept nogil:
+    """gen_kind's leads of kind, keeping those that hold a card of rank low."""
+    cdef Py_ssize_t i, kept = sink.n
+    gen_kind(sink, hand, rs, kind, -1, 0)
+    if sink.n > sink.cap:
+        return
+    for i in range(kept, sink.n):
+        if count_of(sink.out[i], low):
+            sink.out[kept] = sink.out[i]
+            kept += 1
+    sink.n = kept
+
+
+cdef inline void chains_from(Sink* sink, const Hand* hand, const RuleSet* rs, int width,
+                             int kind, int low) noexcept nogil:
+    """gen_chains' chains (no wings) that start at rank low, shortest first."""
+    cdef uint64_t held = hand.has[width] & DDZ_SPREAD_CHAIN, cards = 0
+    cdef int length, top
+    for length in range(1, rs.max_len[width] + 1):
+        top = low + length - 1
+        if top > ACE or not holds(held, top):
+            break
+        cards |= digit(top, width)
+        if length >= rs.min_len[width]:
+            emit(sink, make_code(cards, kind, top, length))
+
+
 cdef inline void generate_lowest(uint64_t hand_cards, const RuleSet* rs, Sink* sink) noexcept nogil:
     """The leads of a (non-empty) hand that hold a card of its lowest rank, in generate()'s
     order: what a search that splits a hand move by move needs at each level (each card
     must go in some move, so some move holds the lowest), at a fraction of generate()'s
     cost (the kicker enumerations are the dear part, and most of their moves leave the
-    lowest card out)."""
+    lowest card out). Written out kind by kind, in generate()'s order of kinds, each
+    skipped where it cannot hold the lowest card."""
     cdef Hand hand, only_low
-    cdef int kind, low = ddz_ctz64(hand_cards) // 3, width, rank
+    cdef int low = ddz_ctz64(hand_cards) // 3, width, rank, kind
     cdef Py_ssize_t start = sink.n, i, kept
-    cdef uint64_t code, trios, main, airplanes
+    cdef uint64_t code, trios, main, bit = rank_bit(low)
     load_hand(&hand, hand_cards)
-    airplanes = hand.has[3] & DDZ_SPREAD_CHAIN & (hand.has[3] >> 3)    # two trios in a row
-    for kind in range(SINGLE, NUM_KINDS):
-        if kind == SINGLE or kind == PAIR or kind == TRIO or kind == BOMB:
-            width = 4 if kind == BOMB else kind
-            if holds(hand.has[width], low):
-                emit(sink, make_code(digit(low, width), kind, low, 1))
-        elif kind == TRIO_SINGLE or kind == TRIO_PAIR:
+    for width in range(1, 4):                    # single, pair, trio
+        if hand.has[width] & bit:
+            emit(sink, make_code(digit(low, width), width, low, 1))
+    if hand.has[3]:
+        for kind in range(TRIO_SINGLE, TRIO_PAIR + 1):
             # the trio of the lowest rank with each kicker, then each higher trio with the
             # lowest rank as its kicker (the lowest kicker, so first of that trio's moves)
             width = 1 if kind == TRIO_SINGLE else 2
-            if holds(hand.has[3], low):
+            if hand.has[3] & bit:
                 only_low = hand
-                only_low.has[3] = rank_bit(low)
+                only_low.has[3] = bit
                 gen_trio_kickers(sink, &only_low, rs, kind, -1)
-            if holds(hand.has[width], low):
+            if hand.has[width] & bit:
                 trios = hand.has[3] & ranks_above(low)
                 while trios:
                     rank = pop_lowest(&trios)
                     main = make_code(digit(rank, 3), kind, rank, 1)
                     emit(sink, main + digit(low, width))
-        else:
-            if kind == STRAIGHT or kind == PAIR_STRAIGHT or kind == AIRPLANE:
-                # a chain that holds the lowest rank starts there
-                width = 1 if kind == STRAIGHT else (2 if kind == PAIR_STRAIGHT else 3)
-                if low > ACE or not holds(hand.has[width], low):
-                    continue
-            elif kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS:
-                if not airplanes and rs.min_len[3] >= 2:
-                    continue
-            elif kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
-                if hand.has[4] == 0:
-                    continue
-            elif kind == ROCKET:
-                if low != SMALL_JOKER:
-                    continue
-            elif kind == SKIP or kind == REVERSE:
-                if low != (SKIP_CARD if kind == SKIP else REVERSE_CARD):
-                    continue
-            i = sink.n
-            gen_kind(sink, &hand, rs, kind, -1, 0)
-            if sink.n <= sink.cap:
-                kept = i
-                for i in range(i, sink.n):
-                    if count_of(sink.out[i], low):
-                        sink.out[kept] = sink.out[i]
-                        kept += 1
-                sink.n = kept
+    if low <= ACE:                               # a chain that holds low starts there
+        chains_from(sink, &hand, rs, 1, STRAIGHT, low)
+        if hand.has[2] & bit:
+            chains_from(sink, &hand, rs, 2, PAIR_STRAIGHT, low)
+        if hand.has[3] & bit:
+            chains_from(sink, &hand, rs, 3, AIRPLANE, low)
+    if hand.has[3] & DDZ_SPREAD_CHAIN & (hand.has[3] >> 3) or rs.min_len[3] < 2:
+        gen_holding(sink, &hand, rs, AIRPLANE_SINGLES, low)   # low in the chain or a wing
+        gen_holding(sink, &hand, rs, AIRPLANE_PAIRS, low)
+    if hand.has[4]:
+        gen_holding(sink, &hand, rs, FOUR_TWO_SINGLES, low)
+        gen_holding(sink, &hand, rs, FOUR_TWO_PAIRS, low)
+        if hand.has[4] & bit:
+            emit(sink, make_code(digit(low, 4), BOMB, low, 1))
+    if low == SMALL_JOKER and holds(hand.has[1], BIG_JOKER):
+        emit(sink, make_code(digit(SMALL_JOKER, 1) | digit(BIG_JOKER, 1), ROCKET, BIG_JOKER, 1))
+    if low == SKIP_CARD or low == REVERSE_CARD:
+        emit(sink, make_code(digit(low, 1), SKIP if low == SKIP_CARD else REVERSE, 0, 1))
     if rs.options & OPT_MULTIPLE_READINGS_ or sink.n > sink.cap:
         return
     kept = start

@@ -633,6 +633,37 @@ cdef int get_codes(object array, Py_buffer* view, bint writable, int itemsize) e
     return 0
 
 
+def lowest_leads(uint64_t hand, object rules):
+    """The codes of the leads of a non-empty hand that hold a card of its lowest rank, in
+    legal_moves' order: generator.pxd's generate_lowest, which the solver splits hands
+    with (exposed for the tests that check it against legal_moves)."""
+    cdef RuleSet rs = rules_of(rules)
+    cdef Sink sink
+    cdef uint64_t* buf
+    cdef Py_ssize_t i
+    cdef list codes = []
+    check_hand(hand, &rs)
+    if hand == 0:
+        raise ValueError("an empty hand has no lowest card")
+    sink.out = NULL                     # a first pass counts (at least) the moves
+    sink.cap = 0
+    sink.n = 0
+    generate_lowest(hand, &rs, &sink)
+    buf = <uint64_t*>malloc((sink.n + 1) * sizeof(uint64_t))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        sink.out = buf
+        sink.cap = sink.n + 1
+        sink.n = 0
+        generate_lowest(hand, &rs, &sink)
+        for i in range(sink.n):
+            codes.append(buf[i])
+        return codes
+    finally:
+        free(buf)
+
+
 def moves_into(uint64_t hand, uint64_t table, object rules, object out):
     """Write the legal move codes of one hand into out (a writable uint64 array).
 

@@ -88,11 +88,11 @@ cdef enum:
     LOWER = 1               # bound kinds of a table entry
     UPPER = 2
     EXACT = 3
-    PREFETCH_MOVES = 8      # an expected lost node of at most this many moves fetches its
-                            # children's buckets ahead
     PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (1 MB)
     PLAYS_BUDGET = 4000     # generator calls a node's ordering may spend on split_cost
     STATIC_BUDGET = 64      # generator calls a static_win test may spend
+    PREFETCH_MOVES = 8      # an expected lost node of at most this many moves fetches its
+                            # children's buckets ahead
 
 cdef extern from *:
     """
@@ -514,7 +514,10 @@ cdef inline bint can_answer(const RuleSet* rs, const Opponents* o, uint64_t move
         return (o.has3 & ranks_above(rank)) != 0   # kickers not looked at: maybe
     if kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
         return False                 # a higher one needs a quad, and they hold no bomb
-    # chains: count the answers without writing them (unfiltered readings only add)
+    if kind == STRAIGHT or kind == PAIR_STRAIGHT:
+        # a chain of the length topping higher (the generator's answers, no kickers)
+        return (answer_tops(o.cards, kind, code_length(move)) & ranks_above(rank)) != 0
+    # airplanes: count the answers without writing them (unfiltered readings only add)
     sink.out = NULL
     sink.cap = 0
     sink.n = 0
