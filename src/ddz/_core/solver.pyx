@@ -188,14 +188,22 @@ cdef inline uint64_t pos_key(const Pos* p, int score_mode, bint order_only) noex
 # and, for chains, through which ranks of 3..A are next to each other; nothing else about
 # it does, under any rule set (kicker rules look at ranks being equal, in a chain, or next
 # to one). So the table keys every position under a renumbering that keeps those:
-# * once no hand can form a chain (hands only shrink: none ever will again) and the move
-#   to beat is not one, the ranks 3..2 in play are renumbered 3, 4, 5, ... in order, if
-#   the renumbered hands are chain-free too (a 2 moved down could join a run);
-# * else the ranks 3..A in play close up, each run of empty ranks between two of them
-#   shrinking to one empty rank (the lowest goes to 3), and 2 stays where it is.
+# * the ranks 3..2 in play are numbered 3, 4, 5, ... in order, and the key also holds
+#   which of them are next to each other where some hand could play both in one chain (a
+#   run of 3..A it holds often enough and long enough; hands only shrink, so no later
+#   chain holds any other rank, and a wing trio next to an airplane is in such a run with
+#   it). A chain, its rank and every kicker rule then read the same in two positions of
+#   one key. The move to beat is keyed by its kind, length and the lowest rank the seats
+#   that may answer it could answer above it (the bar: the generator answers a table by
+#   its kind, length and rank alone);
+# * where the move to beat is an airplane with single wings under the options that compare
+#   or answer it by its wing trios, it is keyed as its cards: the ranks 3..A in play close
+#   up, each run of empty ranks between two of them shrinking to one empty rank (the lowest
+#   goes to 3), and 2 stays where it is. The two kinds of key are told apart by a tag.
 # Jokers and action cards are never renumbered. One table entry serves every position of
-# the same shape: measured on random 13 v 13 deals, 2-3.5 times fewer nodes. The root keeps
-# its own key, so the best move stored for it is one of its own moves.
+# the same shape: measured on random 13 v 13 deals, 2-3.5 times fewer nodes (the first
+# form of it). The root keeps its own key, so the best move stored for it is one of its
+# own moves.
 
 cdef inline uint64_t chain_starts(uint64_t held, int shortest) noexcept nogil:
     """The spread set of the lowest ranks of the runs of at least shortest consecutive ranks
@@ -209,17 +217,6 @@ cdef inline uint64_t chain_starts(uint64_t held, int shortest) noexcept nogil:
         if not starts:
             break
     return starts
-
-
-cdef inline bint chain_free(uint64_t cards, const RuleSet* rs) noexcept nogil:
-    """Can cards form no chain of any width under the rules?"""
-    cdef Hand hand
-    cdef int width
-    load_hand(&hand, cards)
-    for width in range(1, 4):
-        if rs.min_len[width] < 2 or chain_starts(hand.has[width], rs.min_len[width]):
-            return False
-    return True
 
 
 ctypedef struct Blocks:
@@ -295,21 +292,33 @@ cdef inline uint64_t answer_tops(uint64_t cards, int kind, int length) noexcept 
     return chain_starts(hand.has[width], length) << (3 * (length - 1))
 
 
+cdef inline uint64_t chain_ranks_held(const Pos* p, const RuleSet* rs) noexcept nogil:
+    """The spread set of the ranks some chain of some hand could hold (every rank of each
+    run of 3..A that a hand holds often enough for a width, the run long enough)."""
+    cdef Hand hand
+    cdef uint64_t ranks = 0
+    cdef int seat
+    for seat in range(p.players):
+        load_hand(&hand, p.hands[seat])
+        ranks |= (chain_ranks_of(hand.has[1], rs.min_len[1])
+                  | chain_ranks_of(hand.has[2], rs.min_len[2])
+                  | chain_ranks_of(hand.has[3], rs.min_len[3]))
+    return ranks
+
+
 cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
                                    bint* hands_free) noexcept nogil:
     """pos_key of the position with equivalent ranks renumbered (see above). The ranks in
     play move in runs of consecutive ones (at 17 v 17 most ranks are in play: a few runs).
-    hands_free, in and out: True when every hand is known to form no chain (then not
-    tested again: a position below holds fewer cards); set when this call finds it so."""
+    hands_free, in and out: True when no hand is known to form a chain (then not tested
+    again: a position below holds fewer cards); set when this call finds it so."""
     cdef int seat, kind = code_kind(p.table), length = code_length(p.table), bar = -1
-    cdef uint64_t used = p.table, all_low, tops = 0
+    cdef uint64_t used = p.table, all_low, tops = 0, chained = 0, adjacent = 0
     cdef Blocks b
     cdef Pos q
     cdef bint by_bar = p.table != 0 and not (
         kind == AIRPLANE_SINGLES
         and S.rs.options & (OPT_AIRPLANE_RANK_WING_TRIOS_ | OPT_BOMBS_ONLY_ON_HEAVY_WINGS_))
-    cdef bint free = by_bar or not (kind == STRAIGHT or kind == PAIR_STRAIGHT or kind == AIRPLANE
-                                    or kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS)
     if by_bar:
         # the move to beat matters only through the answers it lets the seats that may
         # answer it make (the generator answers a table by its kind, length and rank): its
@@ -321,25 +330,23 @@ cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
         tops &= ranks_above(code_rank(p.table))
         if tops:
             bar = ddz_ctz64(tops) // 3
-    if free and not hands_free[0]:
-        for seat in range(p.players):
-            if not chain_free(p.hands[seat], &S.rs):
-                free = False
-                break
-        hands_free[0] = free
     for seat in range(p.players):
         used |= p.hands[seat]
     all_low = (used | (used >> 1) | (used >> 2)) & DDZ_DIGIT_LOW & ((1ULL << (3 * (TWO + 1))) - 1)
     q = p[0]
-    if free:
-        # no chains, now or later: only the order of the ranks counts. Keyed apart from
-        # the positions where chains count (the tag): a renumbered hand may hold a run
-        # of ranks that its position could never play as a chain
+    if by_bar or p.table == 0:
+        # the ranks in play numbered in order, and which of them are next to each other
+        # where that can matter: both in a run some hand could play as a chain
+        if not hands_free[0]:
+            chained = chain_ranks_held(p, &S.rs)
+            hands_free[0] = chained == 0
         runs_of(&b, all_low, 0)
         b.keep_two = False
+        adjacent = moved(chained & (chained << 3), &b)
     else:
-        # chains possible: keep 2 where it is and which ranks of 3..A are next to each
-        # other; a gap of empty ranks shrinks to one empty rank
+        # the move to beat kept as its cards (wing trios compared by their ranks): keep 2
+        # where it is and which ranks of 3..A are next to each other, a gap of empty ranks
+        # shrunk to one empty rank
         runs_of(&b, all_low & ~rank_bit(TWO), 1)
         b.keep_two = True
     for seat in range(p.players):
@@ -350,7 +357,7 @@ cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
     elif p.table:
         q.table = make_code(moved(code_cards(p.table), &b), kind,
                             moved_rank(code_rank(p.table), &b), code_length(p.table))
-    return pos_key(&q, S.score_mode, free)
+    return pos_key(&q, S.score_mode, by_bar or p.table == 0) ^ mix64(adjacent + 0x5851F42D4C957F2DULL)
 
 
 cdef inline int side_of(const Pos* p, int seat) noexcept nogil:
