@@ -400,3 +400,30 @@ def test_lowest_leads_refuses_what_legal_moves_refuses() -> None:
         core.lowest_leads(0, ddz.CLASSIC.core_flags)
     with pytest.raises(ValueError):
         core.lowest_leads(ddz.Cards("SS").mask, ddz.CLASSIC.core_flags)
+
+
+def test_packing_agrees_with_a_plain_pext() -> None:
+    """The canonical key packs the digits of the ranks in play with pext where the CPU has
+    it fast, else with a portable loop: both must give the plain definition's bits."""
+    from ddz._core import solver as core
+
+    def pext(word: int, mask: int) -> int:
+        out, at = 0, 0
+        for bit in range(63):
+            if mask >> bit & 1:
+                out |= (word >> bit & 1) << at
+                at += 1
+        return out
+
+    rng = random.Random("pack")
+    for trial in range(3000):
+        ranks = rng.getrandbits(13 if trial % 3 else 17)
+        mask = sum(7 << (3 * r) for r in range(17) if ranks >> r & 1)
+        if trial % 5 == 0:
+            mask = rng.getrandbits(62)  # any mask below bit 63
+        word = rng.getrandbits(64)
+        portable, fast = core._pack_both(word, mask)
+        assert portable == pext(word, mask), (word, mask)
+        assert fast is None or fast == portable
+    with pytest.raises(ValueError):
+        core._pack_both(1, 1 << 63)

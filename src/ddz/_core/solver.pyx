@@ -79,6 +79,81 @@ cdef extern from *:
     void table_free "ddz_table_free"(void* p, size_t bytes) nogil
     void prefetch "ddz_prefetch"(const void* p) nogil
 
+# Packing the digits of the ranks in play together (the canonical key below): the BMI2
+# instruction pext does it in one step. The wheel targets baseline x86-64, so it is chosen
+# at run time, where the CPU has it and runs it fast (AMD before Zen 3 runs it in microcode,
+# slower than the portable loop); elsewhere the portable loop packs.
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    #include <immintrin.h>
+    #include <cpuid.h>
+    __attribute__((target("bmi2")))
+    static void ddz_pack_bmi2(uint64_t* words, int n, uint64_t mask) {
+        for (int i = 0; i < n; i++) words[i] = _pext_u64(words[i], mask);
+    }
+    static int ddz_pext_is_fast(void) {
+        unsigned a, b, c, d, family;
+        if (!__get_cpuid(0, &a, &b, &c, &d) || a < 7) return 0;
+        int amd = b == 0x68747541u || b == 0x6f677948u;       /* "Auth"enticAMD, "Hygo"nGenuine */
+        __cpuid_count(7, 0, a, b, c, d);
+        if (!(b & (1u << 8))) return 0;                        /* no BMI2 */
+        if (!amd) return 1;
+        __cpuid(1, a, b, c, d);
+        family = (a >> 8) & 0xF;
+        if (family == 0xF) family += (a >> 20) & 0xFF;
+        return family >= 0x19;                                 /* Zen 3 and later */
+    }
+    #else
+    static void ddz_pack_bmi2(uint64_t* words, int n, uint64_t mask) {
+        (void)words; (void)n; (void)mask;
+    }
+    static int ddz_pext_is_fast(void) { return 0; }
+    #endif
+    """
+    void pack_bmi2 "ddz_pack_bmi2"(uint64_t* words, int n, uint64_t mask) nogil
+    int pext_is_fast "ddz_pext_is_fast"() nogil
+
+cdef bint FAST_PEXT = pext_is_fast()
+
+
+cdef inline uint64_t pack_digits(uint64_t x, uint64_t mask) noexcept nogil:
+    """The bits of x under mask, packed together from bit 0 up (pext), a run of mask's
+    set bits at a time (mask below bit 63)."""
+    cdef uint64_t out = 0, run, shifted
+    cdef int low, dst = 0
+    while mask:
+        low = ddz_ctz64(mask)
+        shifted = mask >> low
+        run = shifted & ~(shifted + 1)          # the lowest run of set bits, at bit 0
+        out |= ((x >> low) & run) << dst
+        dst += ddz_ctz64(shifted + 1)
+        mask &= ~(run << low)
+    return out
+
+
+cdef inline void pack_words(uint64_t* words, int n, uint64_t mask) noexcept nogil:
+    cdef int i
+    if FAST_PEXT:
+        pack_bmi2(words, n, mask)
+    else:
+        for i in range(n):
+            words[i] = pack_digits(words[i], mask)
+
+
+def _pack_both(uint64_t word, uint64_t mask):
+    """(the portable packing, the BMI2 one or None where the CPU has none) of word under
+    mask: for the tests, which check the two agree."""
+    cdef uint64_t fast = word
+    if mask >> 63:
+        raise ValueError("mask must be below bit 63")
+    if not FAST_PEXT:
+        return pack_digits(word, mask), None
+    pack_bmi2(&fast, 1, mask)
+    return pack_digits(word, mask), fast
+
+
 cdef enum:
     ABORT = 1000            # a search result: a limit stopped it
     INFINITE = 500          # beyond every value
@@ -292,28 +367,36 @@ cdef inline uint64_t answer_tops(uint64_t cards, int kind, int length) noexcept 
     return chain_starts(hand.has[width], length) << (3 * (length - 1))
 
 
-cdef inline uint64_t chain_ranks_held(const Pos* p, const RuleSet* rs) noexcept nogil:
-    """The spread set of the ranks some chain of some hand could hold (every rank of each
-    run of 3..A that a hand holds often enough for a width, the run long enough)."""
+cdef inline uint64_t chain_ranks_in(uint64_t cards, const RuleSet* rs) noexcept nogil:
+    """The spread set of the ranks some chain of cards could hold (every rank of each run
+    of 3..A held often enough for a width, the run long enough). A later hand of the seat
+    holds fewer cards: its set is a subset, empty once this one is."""
     cdef Hand hand
-    cdef uint64_t ranks = 0
-    cdef int seat
-    for seat in range(p.players):
-        load_hand(&hand, p.hands[seat])
-        ranks |= (chain_ranks_of(hand.has[1], rs.min_len[1])
-                  | chain_ranks_of(hand.has[2], rs.min_len[2])
-                  | chain_ranks_of(hand.has[3], rs.min_len[3]))
-    return ranks
+    load_hand(&hand, cards)
+    return (chain_ranks_of(hand.has[1], rs.min_len[1])
+            | chain_ranks_of(hand.has[2], rs.min_len[2])
+            | chain_ranks_of(hand.has[3], rs.min_len[3]))
+
+
+cdef inline void chains_after(const RuleSet* rs, const Pos* child, const uint64_t* chains,
+                              int mover, uint64_t* out) noexcept nogil:
+    """out: chain_ranks_in of each hand of child, from chains (those of its parent, where
+    only mover played): the other hands are as they were."""
+    out[0] = chains[0]
+    out[1] = chains[1]
+    out[2] = chains[2]
+    if chains[mover]:
+        out[mover] = chain_ranks_in(child.hands[mover], rs)
 
 
 cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
-                                   bint* hands_free) noexcept nogil:
+                                   const uint64_t* chains) noexcept nogil:
     """pos_key of the position with equivalent ranks renumbered (see above). The ranks in
     play move in runs of consecutive ones (at 17 v 17 most ranks are in play: a few runs).
-    hands_free, in and out: True when no hand is known to form a chain (then not tested
-    again: a position below holds fewer cards); set when this call finds it so."""
+    chains: chain_ranks_in of each hand of p."""
     cdef int seat, kind = code_kind(p.table), length = code_length(p.table), bar = -1
-    cdef uint64_t used = p.table, all_low, tops = 0, chained = 0, adjacent = 0
+    cdef uint64_t used = p.table, all_low, tops = 0, chained
+    cdef uint64_t words[4]
     cdef Blocks b
     cdef Pos q
     cdef bint by_bar = p.table != 0 and not (
@@ -337,12 +420,24 @@ cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
     if by_bar or p.table == 0:
         # the ranks in play numbered in order, and which of them are next to each other
         # where that can matter: both in a run some hand could play as a chain
-        if not hands_free[0]:
-            chained = chain_ranks_held(p, &S.rs)
-            hands_free[0] = chained == 0
-        runs_of(&b, all_low, 0)
-        b.keep_two = False
-        adjacent = moved(chained & (chained << 3), &b)
+        chained = chains[0] | chains[1] | chains[2]
+        words[0] = p.hands[0] & LOW_RANKS
+        words[1] = p.hands[1] & LOW_RANKS
+        words[2] = p.hands[2] & LOW_RANKS
+        words[3] = chained & (chained << 3)
+        pack_words(words, 4, all_low | (all_low << 1) | (all_low << 2))
+        for seat in range(3):
+            q.hands[seat] = words[seat] | (p.hands[seat] & ~LOW_RANKS)
+        if by_bar:
+            # no cards: never a move's code (the bar as its number among the ranks in play)
+            if bar > TWO:
+                bar += 1
+            elif bar >= 0:
+                bar = card_total(all_low & (rank_bit(bar) - 1)) + 1
+            else:
+                bar = 0
+            q.table = make_code(0, kind, bar, length)
+        return pos_key(&q, S.score_mode, True) ^ mix64(words[3] + 0x5851F42D4C957F2DULL)
     else:
         # the move to beat kept as its cards (wing trios compared by their ranks): keep 2
         # where it is and which ranks of 3..A are next to each other, a gap of empty ranks
@@ -351,13 +446,9 @@ cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
         b.keep_two = True
     for seat in range(p.players):
         q.hands[seat] = moved(p.hands[seat], &b)
-    if by_bar:
-        # no cards: never a move's code
-        q.table = make_code(0, kind, moved_rank(bar, &b) + 1 if bar >= 0 else 0, length)
-    elif p.table:
-        q.table = make_code(moved(code_cards(p.table), &b), kind,
-                            moved_rank(code_rank(p.table), &b), code_length(p.table))
-    return pos_key(&q, S.score_mode, by_bar or p.table == 0) ^ mix64(adjacent + 0x5851F42D4C957F2DULL)
+    q.table = make_code(moved(code_cards(p.table), &b), kind, moved_rank(code_rank(p.table), &b),
+                        code_length(p.table))
+    return pos_key(&q, S.score_mode, False)
 
 
 cdef inline int side_of(const Pos* p, int seat) noexcept nogil:
@@ -864,11 +955,11 @@ cdef inline bint dominated_set(const Pos* p, const Opponents* o, const uint64_t*
 
 
 cdef Py_ssize_t kept_moves(Searcher* S, const Pos* p, const Opponents* o, const uint64_t* moves,
-                           Py_ssize_t n, int* order, bint hands_free) noexcept nogil:
+                           Py_ssize_t n, int* order, uint64_t chained) noexcept nogil:
     """Fill order with the indices of the moves worth searching (all but the dominated
     ones above, where they apply) and return how many."""
     cdef Py_ssize_t i, m = 0
-    cdef uint64_t straights, pair_chains, airplanes, choices
+    cdef uint64_t choices
     cdef Hand hand
     cdef uint64_t held[4]
     cdef uint64_t spare[4]
@@ -882,16 +973,9 @@ cdef Py_ssize_t kept_moves(Searcher* S, const Pos* p, const Opponents* o, const 
         load_hand(&hand, p.hands[p.current])
         for width in range(1, 4):
             held[width] = hand.has[width] & ~hand.has[width + 1] & LOW_RANKS
-        if hands_free:
-            for width in range(1, 4):
-                spare[width] = held[width]
-        else:
-            straights = chain_ranks_of(hand.has[1], S.rs.min_len[1])
-            pair_chains = chain_ranks_of(hand.has[2], S.rs.min_len[2])
-            airplanes = chain_ranks_of(hand.has[3], S.rs.min_len[3])
-            spare[1] = held[1] & ~straights
-            spare[2] = held[2] & ~straights & ~pair_chains
-            spare[3] = held[3] & ~straights & ~pair_chains & ~airplanes
+        for width in range(1, 4):
+            # in no chain of the hand (a rank held w times is in no chain wider than w)
+            spare[width] = held[width] & ~chained
         # a single b of a pair or trio (a pair of a trio) against an a held once (twice):
         # the hand that keeps the b's must be able to play them wherever the other plays
         # a's and b's, several single kickers of one move among that. Sure where no move of
@@ -1003,9 +1087,9 @@ cdef inline bint out_of_time(Searcher* S) noexcept nogil:
 
 
 cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
-                bint hands_free, bint cut) noexcept nogil:
+                const uint64_t* chains, bint cut) noexcept nogil:
     """The value of p for the side to act, within (alpha, beta) fail-soft; ABORT if a limit
-    stopped the search. hands_free: no hand of p can form a chain (False: not known). cut:
+    stopped the search. chains: chain_ranks_in of each hand of p. cut:
     the side to act is expected to win here (the first child of a node expected won is
     expected lost; every other child, expected won: the node types of alpha-beta)."""
     cdef uint64_t data, move, start_nodes = S.nodes, child_key
@@ -1021,8 +1105,9 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef int alpha0 = alpha
     cdef Pos child
     cdef Opponents opponents
-    cdef bint same, ahead, child_free
-    cdef bint frees[PREFETCH_MOVES]
+    cdef bint same, ahead
+    cdef uint64_t child_chains[3]
+    cdef uint64_t ahead_chains[3 * PREFETCH_MOVES]
     cdef int ahead_index[PREFETCH_MOVES]
     cdef Pos ahead_child[PREFETCH_MOVES]
     cdef bint good
@@ -1080,7 +1165,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         tt_index = -1
     scores = S.scores + base
     order = S.order + base
-    m = kept_moves(S, p, &opponents, moves, n, order, hands_free)
+    m = kept_moves(S, p, &opponents, moves, n, order, chains[p.current])
     order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
     keys = S.keys + base
     ahead = not cut and 1 < m <= PREFETCH_MOVES
@@ -1096,8 +1181,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             if ends_game(p, moves[index]):
                 continue                 # never searched
             advance(&S.rs, p, &opponents, moves[index], &ahead_child[j])
-            frees[j] = hands_free
-            keys[index] = canonical_key(S, &ahead_child[j], &frees[j])
+            chains_after(&S.rs, &ahead_child[j], chains, p.current, ahead_chains + 3 * j)
+            keys[index] = canonical_key(S, &ahead_child[j], ahead_chains + 3 * j)
             prefetch(S.tt.entries + BUCKET * (keys[index] & S.tt.active_mask))
     S.top = base + n
     for i in range(m):
@@ -1118,11 +1203,11 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
                 j += 1
             child = ahead_child[j]
             child_key = keys[index]
-            child_free = frees[j]
+            memcpy(child_chains, ahead_chains + 3 * j, sizeof(child_chains))
         else:
             advance(&S.rs, p, &opponents, move, &child)
-            child_free = hands_free
-            child_key = canonical_key(S, &child, &child_free)
+            chains_after(&S.rs, &child, chains, p.current, child_chains)
+            child_key = canonical_key(S, &child, child_chains)
         same = side_of(p, child.current) == side_of(p, p.current)
         good = cut and i == 0            # expected to win for the side to act here
         kind = code_kind(move)
@@ -1134,12 +1219,12 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             child_alpha = alpha
             child_beta = beta
         if same:
-            v = search(S, &child, child_alpha, child_beta, child_key, child_free, good)
+            v = search(S, &child, child_alpha, child_beta, child_key, child_chains, good)
             if v == ABORT:
                 S.top = base
                 return ABORT
         else:
-            v = search(S, &child, -child_beta, -child_alpha, child_key, child_free, not good)
+            v = search(S, &child, -child_beta, -child_alpha, child_key, child_chains, not good)
             if v == ABORT:
                 S.top = base
                 return ABORT
@@ -1294,7 +1379,8 @@ cdef class SolverCore:
     cdef object run(self, Searcher* S, Pos* p, bint score_mode, double time_limit,
                     uint64_t node_limit, int thread):
         cdef Pos pos = p[0]
-        cdef int value
+        cdef int value, seat
+        cdef uint64_t chains[3]
         cdef uint64_t best = 0
         cdef bint found
         S.rs = self.rs
@@ -1312,8 +1398,10 @@ cdef class SolverCore:
         if self.nthreads == 1:
             self.stop_flag[0] = 0
         with nogil:
+            for seat in range(3):
+                chains[seat] = chain_ranks_in(pos.hands[seat], &S.rs)
             value = search(S, &pos, -INFINITE if score_mode else -1, INFINITE if score_mode else 1,
-                           pos_key(&pos, score_mode, False), False, True)
+                           pos_key(&pos, score_mode, False), chains, True)
         if value == ABORT:
             return None, None, S.nodes, bool(S.overflow)
         if thread == 0 or not S.aborted:
