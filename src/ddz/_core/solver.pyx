@@ -163,7 +163,7 @@ cdef enum:
     LOWER = 1               # bound kinds of a table entry
     UPPER = 2
     EXACT = 3
-    PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (1 MB)
+    PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (512 KB)
     PLAYS_BUDGET = 4000     # generator calls a node's ordering may spend on split_cost
     STATIC_BUDGET = 64      # generator calls a static_win test may spend
     PREFETCH_MOVES = 8      # an expected lost node of at most this many moves fetches its
@@ -219,8 +219,9 @@ ctypedef struct Searcher:
     int spring              # the rules count a spring
     int noise               # lazy SMP: this thread's ordering perturbation (0: none)
     int busy                # a solve is using this searcher (set and tested under the GIL)
-    uint64_t* plays         # split_cost memo: pairs (hand | (cost + 1) << 56, the opponents'
-                            # summary), direct-mapped
+    uint64_t* plays         # split_cost memo, direct-mapped: the top 56 bits of the hash of
+                            # the hand and the opponents' summary, then cost + 1 (a hash
+                            # collision could only misorder moves, never change a value)
     int plays_budget        # generator calls left to the ordering of the current node
 
 
@@ -785,15 +786,17 @@ cdef int split_cost(Searcher* S, uint64_t hand, const Opponents* o, uint64_t sum
     is chosen at each level). Memoised by hand and summary; past the node's budget, or out
     of scratch (buf: cap codes), an upper bound, not memoised."""
     cdef uint64_t* slot
+    cdef uint64_t tag
     cdef Sink sink
     cdef Py_ssize_t i, n
     cdef int low, best = 1 << 20, v
     cdef uint64_t move
     if hand == 0:
         return 0
-    slot = S.plays + 2 * ((mix64(hand) ^ mix64(summary)) & (PLAYS_SIZE - 1))
-    if (slot[0] & DDZ_CARDS_MASK) == hand and slot[0] >> 56 and slot[1] == summary:
-        return <int>(slot[0] >> 56) - 1
+    tag = mix64(hand) ^ mix64(summary)
+    slot = S.plays + (tag & (PLAYS_SIZE - 1))
+    if (slot[0] ^ tag) >> 8 == 0 and slot[0] & 255:
+        return <int>(slot[0] & 255) - 1
     if S.plays_budget <= 0:
         return 2 * card_total(hand)
     S.plays_budget -= 1
@@ -816,8 +819,7 @@ cdef int split_cost(Searcher* S, uint64_t hand, const Opponents* o, uint64_t sum
         if v < best:
             best = v
     if S.plays_budget > 0:
-        slot[0] = hand | (<uint64_t>(best + 1) << 56)
-        slot[1] = summary
+        slot[0] = (tag & ~255ULL) | <uint64_t>(best + 1)
     return best
 
 
@@ -1310,7 +1312,7 @@ cdef class SolverCore:
             self.searchers[i].scores = <int*>malloc(STACK_SIZE * sizeof(int))
             self.searchers[i].order = <int*>malloc(STACK_SIZE * sizeof(int))
             self.searchers[i].keys = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
-            self.searchers[i].plays = <uint64_t*>calloc(2 * PLAYS_SIZE, sizeof(uint64_t))
+            self.searchers[i].plays = <uint64_t*>calloc(PLAYS_SIZE, sizeof(uint64_t))
             if self.searchers[i].moves == NULL or self.searchers[i].scores == NULL \
                     or self.searchers[i].order == NULL or self.searchers[i].keys == NULL \
                     or self.searchers[i].plays == NULL:
