@@ -233,6 +233,22 @@ cdef inline void gen_kind(Sink* sink, const Hand* hand, const RuleSet* rs, int k
                                  kind, 0, 1))
 
 
+cdef inline void keep_readings(Sink* sink, Py_ssize_t start, const RuleSet* rs) noexcept nogil:
+    """Under single readings, drop the moves from start on that are not the reading their
+    cards keep (nothing to filter under multiple readings, or when not all were written)."""
+    cdef Py_ssize_t i, kept = start
+    cdef uint64_t code
+    if rs.options & OPT_MULTIPLE_READINGS_ or sink.n > sink.cap:
+        return
+    for i in range(start, sink.n):
+        code = sink.out[i]
+        if not is_kept_reading(code, rs):
+            continue
+        sink.out[kept] = code
+        kept += 1
+    sink.n = kept
+
+
 cdef inline void generate(uint64_t hand_cards, uint64_t table, const RuleSet* rs,
                    Sink* sink) noexcept nogil:
     """Every legal move: leads when table is 0 (the pass), else the answers to table (the
@@ -240,7 +256,6 @@ cdef inline void generate(uint64_t hand_cards, uint64_t table, const RuleSet* rs
     cdef Hand hand
     cdef int kind, table_kind
     cdef Py_ssize_t start = sink.n, i, kept, start_kind
-    cdef uint64_t code
     load_hand(&hand, hand_cards)
     if table == 0:
         for kind in range(SINGLE, NUM_KINDS):
@@ -268,16 +283,7 @@ cdef inline void generate(uint64_t hand_cards, uint64_t table, const RuleSet* rs
             gen_kind(sink, &hand, rs, ROCKET, -1, 0)
         gen_kind(sink, &hand, rs, SKIP, -1, 0)
         gen_kind(sink, &hand, rs, REVERSE, -1, 0)
-    if rs.options & OPT_MULTIPLE_READINGS_ or sink.n > sink.cap:
-        return                                   # nothing to filter, or not all written
-    kept = start
-    for i in range(start, sink.n):
-        code = sink.out[i]
-        if not is_kept_reading(code, rs):
-            continue
-        sink.out[kept] = code
-        kept += 1
-    sink.n = kept
+    keep_readings(sink, start, rs)
 
 
 cdef inline void gen_holding(Sink* sink, const Hand* hand, const RuleSet* rs, int kind,
@@ -317,8 +323,8 @@ cdef inline void generate_lowest(uint64_t hand_cards, const RuleSet* rs, Sink* s
     skipped where it cannot hold the lowest card."""
     cdef Hand hand, only_low
     cdef int low = ddz_ctz64(hand_cards) // 3, width, rank, kind
-    cdef Py_ssize_t start = sink.n, i, kept
-    cdef uint64_t code, trios, main, bit = rank_bit(low)
+    cdef Py_ssize_t start = sink.n
+    cdef uint64_t trios, main, bit = rank_bit(low)
     load_hand(&hand, hand_cards)
     for width in range(1, 4):                    # single, pair, trio
         if hand.has[width] & bit:
@@ -356,13 +362,4 @@ cdef inline void generate_lowest(uint64_t hand_cards, const RuleSet* rs, Sink* s
         emit(sink, make_code(digit(SMALL_JOKER, 1) | digit(BIG_JOKER, 1), ROCKET, BIG_JOKER, 1))
     if low == SKIP_CARD or low == REVERSE_CARD:
         emit(sink, make_code(digit(low, 1), SKIP if low == SKIP_CARD else REVERSE, 0, 1))
-    if rs.options & OPT_MULTIPLE_READINGS_ or sink.n > sink.cap:
-        return
-    kept = start
-    for i in range(start, sink.n):
-        code = sink.out[i]
-        if not is_kept_reading(code, rs):
-            continue
-        sink.out[kept] = code
-        kept += 1
-    sink.n = kept
+    keep_readings(sink, start, rs)
