@@ -648,6 +648,8 @@ cdef bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcept nogil
     cdef bint answerable
     if hand == 0 or (w.let > 0 and card_total(hand) <= w.let):
         return True
+    if w.let == 0 and forced_answerable(w.rs, hand, w.opp) >= (2 if last_open else 1):
+        return False                 # more answerable moves than the split may have
     w.budget -= 1
     if w.budget < 0:
         return False
@@ -683,25 +685,28 @@ cdef bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcept nogil
 
 cdef inline int forced_answerable(const RuleSet* rs, uint64_t mine,
                                   const Opponents* opp) noexcept nogil:
-    """A lower bound on the answerable moves of every split of mine (that plays it all): 0
-    where the hand holds a trio or a quad (kickers could take any card), else the ranks it
-    holds once or twice, in no chain it could form, whose single or pair the opponents
-    could answer (held twice: two singles are answered wherever the pair is). The static
-    win test's split has at most one answerable move, so two such ranks rule it out before
-    its search (measured: most tests fail, and their search was most of the test's cost)."""
+    """A lower bound on the answerable moves of every split of mine (that plays it all): the
+    ranks it holds once or twice, in no chain it could form, whose single or pair the
+    opponents could answer (held twice: two singles are answered wherever the pair is),
+    less the kickers its trios and quads could carry them as (one a trio, two a quad). The
+    static win test's split has at most one answerable move, so a bound of two rules it out
+    before its search (measured: most tests fail, and their search was most of the test's
+    cost)."""
     cdef Hand hand
-    cdef uint64_t loose, answerable
+    cdef uint64_t loose, once, twice, answerable
     load_hand(&hand, mine)
-    if hand.has[3]:
-        return 0
     loose = ~(chain_ranks_of(hand.has[1], rs.min_len[1])
               | chain_ranks_of(hand.has[2], rs.min_len[2]))
+    once = hand.has[1] & ~hand.has[2]
+    twice = hand.has[2] & ~hand.has[3]
     if opp.actions or opp.rocket or opp.bomb_rank >= 0:
-        answerable = hand.has[1]             # anything but a bomb or the rocket
+        answerable = once | twice            # a bomb, the rocket or an action card answers
+        if not opp.actions and holds(once, SMALL_JOKER) and holds(once, BIG_JOKER):
+            answerable &= ~(rank_bit(SMALL_JOKER) | rank_bit(BIG_JOKER))   # the rocket
     else:
-        answerable = ((hand.has[1] & ~hand.has[2] & below_top(opp.has1))
-                      | (hand.has[2] & below_top(opp.has2)))
-    return card_total(answerable & loose)   # spread sets: one per rank
+        answerable = (once & below_top(opp.has1)) | (twice & below_top(opp.has2))
+    # spread sets: one bit a rank
+    return card_total(answerable & loose) - card_total(hand.has[3]) - card_total(hand.has[4])
 
 
 cdef inline uint64_t below_top(uint64_t spread) noexcept nogil:
@@ -729,8 +734,6 @@ cdef int static_win(const RuleSet* rs, const Pos* p, const Opponents* opp, uint6
     w.cap = cap
     w.budget = budget
     w.let = p.let if (p.let > 0 and me != p.landlord) else 0
-    if w.let == 0 and forced_answerable(rs, mine, opp) >= 2:
-        return 0
     w.first = 0
     w.first_open = True
     if split_wins(&w, mine, True):
