@@ -1136,6 +1136,14 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         if tt_index == NO_MOVE:
             tt_index = -1
     moves = S.moves + base
+    if base > 0 and p.table == 0 and not S.score_mode:
+        # below the root, a leader's static win is tested before its moves are generated:
+        # a win needs none of them (the table keeps no best move for it; the root, whose
+        # best move is read back, tests it below)
+        load_opponents_of(&opponents, p)
+        if static_win(&S.rs, p, &opponents, moves, STACK_SIZE - base, STATIC_BUDGET, &move):
+            store(S.tt, key, 1, EXACT, NO_MOVE, 1)
+            return 1
     sink.out = moves
     sink.cap = STACK_SIZE - base
     sink.n = 0
@@ -1158,7 +1166,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     # a leader that splits its hand into unanswerable moves and one more (off in score mode:
     # it proves a win, not its score)
     load_opponents_of(&opponents, p)     # for the test and the ordering
-    if p.table == 0 and not S.score_mode and \
+    if base == 0 and p.table == 0 and not S.score_mode and \
             static_win(&S.rs, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET, &move):
         for i in range(n):
             if moves[i] == move:
