@@ -296,17 +296,16 @@ cdef inline uint64_t chain_starts(uint64_t held, int shortest) noexcept nogil:
 
 
 ctypedef struct Blocks:
-    # a renumbering of ranks 3..2 as runs of consecutive ranks moved together
+    # a renumbering of ranks 3..A as runs of consecutive ranks moved together (2 stays)
     int n
     int src[8]              # a run's lowest rank
     int dst[8]              # where it goes
     uint64_t mask[8]        # its digits, at rank 0
-    bint keep_two           # 2 stays where it is (outside the runs)
 
 
-cdef inline void runs_of(Blocks* b, uint64_t ranks, int gap) noexcept nogil:
-    """b: the runs of the spread rank set ranks (within 3..2) packed from rank 0 up, with
-    gap empty ranks between two runs."""
+cdef inline void runs_of(Blocks* b, uint64_t ranks) noexcept nogil:
+    """b: the runs of the spread rank set ranks (within 3..A) packed from rank 0 up, one
+    empty rank between two runs."""
     cdef uint64_t starts = ranks & ~(ranks << 3), ends = ranks & ~(ranks >> 3)
     cdef int low, high, dst = 0
     b.n = 0
@@ -319,15 +318,13 @@ cdef inline void runs_of(Blocks* b, uint64_t ranks, int gap) noexcept nogil:
         b.dst[b.n] = dst
         b.mask[b.n] = (1ULL << (3 * (high - low + 1))) - 1
         b.n += 1
-        dst += high - low + 1 + gap
+        dst += high - low + 2
 
 
 cdef inline uint64_t moved(uint64_t cards, const Blocks* b) noexcept nogil:
-    """cards with ranks 3..2 renumbered by b (the jokers and action cards as they are)."""
-    cdef uint64_t out = cards & ~((1ULL << (3 * (TWO + 1))) - 1)
+    """cards with ranks 3..A renumbered by b (2, the jokers and action cards as they are)."""
+    cdef uint64_t out = cards & ~((1ULL << (3 * TWO)) - 1)
     cdef int i
-    if b.keep_two:
-        out |= cards & digit(TWO, 7)
     for i in range(b.n):
         out |= ((cards >> (3 * b.src[i])) & b.mask[i]) << (3 * b.dst[i])
     return out
@@ -335,7 +332,7 @@ cdef inline uint64_t moved(uint64_t cards, const Blocks* b) noexcept nogil:
 
 cdef inline int moved_rank(int rank, const Blocks* b) noexcept nogil:
     cdef int i
-    if rank > TWO or (b.keep_two and rank == TWO):
+    if rank >= TWO:
         return rank
     for i in range(b.n):
         if rank >= b.src[i] and (b.mask[i] >> (3 * (rank - b.src[i]))) != 0:
@@ -374,6 +371,11 @@ cdef inline uint64_t chain_ranks_in(uint64_t cards, const RuleSet* rs) noexcept 
     holds fewer cards: its set is a subset, empty once this one is."""
     cdef Hand hand
     load_hand(&hand, cards)
+    return chain_ranks_of_hand(&hand, rs)
+
+
+cdef inline uint64_t chain_ranks_of_hand(const Hand* hand, const RuleSet* rs) noexcept nogil:
+    """chain_ranks_in of a loaded hand."""
     return (chain_ranks_of(hand.has[1], rs.min_len[1])
             | chain_ranks_of(hand.has[2], rs.min_len[2])
             | chain_ranks_of(hand.has[3], rs.min_len[3]))
@@ -439,12 +441,10 @@ cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
                 bar = 0
             q.table = make_code(0, kind, bar, length)
         return pos_key(&q, S.score_mode, True) ^ mix64(words[3] + 0x5851F42D4C957F2DULL)
-    else:
-        # the move to beat kept as its cards (wing trios compared by their ranks): keep 2
-        # where it is and which ranks of 3..A are next to each other, a gap of empty ranks
-        # shrunk to one empty rank
-        runs_of(&b, all_low & ~rank_bit(TWO), 1)
-        b.keep_two = True
+    # the move to beat kept as its cards (wing trios compared by their ranks): keep 2 where
+    # it is and which ranks of 3..A are next to each other, a gap of empty ranks shrunk to
+    # one empty rank
+    runs_of(&b, all_low & ~rank_bit(TWO))
     for seat in range(p.players):
         q.hands[seat] = moved(p.hands[seat], &b)
     q.table = make_code(moved(code_cards(p.table), &b), kind, moved_rank(code_rank(p.table), &b),
@@ -695,8 +695,7 @@ cdef inline int forced_answerable(const RuleSet* rs, uint64_t mine,
     cdef Hand hand
     cdef uint64_t loose, once, twice, answerable
     load_hand(&hand, mine)
-    loose = ~(chain_ranks_of(hand.has[1], rs.min_len[1])
-              | chain_ranks_of(hand.has[2], rs.min_len[2]))
+    loose = ~chain_ranks_of_hand(&hand, rs)     # (airplane ranks are held three times)
     once = hand.has[1] & ~hand.has[2]
     twice = hand.has[2] & ~hand.has[3]
     if opp.actions or opp.rocket or opp.bomb_rank >= 0:
@@ -1110,7 +1109,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef int alpha0 = alpha
     cdef Pos child
     cdef Opponents opponents
-    cdef bint same, ahead
+    cdef bint same, ahead, early_static
     cdef uint64_t child_chains[3]
     cdef uint64_t ahead_chains[3 * PREFETCH_MOVES]
     cdef int ahead_index[PREFETCH_MOVES]
@@ -1136,7 +1135,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         if tt_index == NO_MOVE:
             tt_index = -1
     moves = S.moves + base
-    if base > 0 and p.table == 0 and not S.score_mode:
+    early_static = base > 0 and p.table == 0 and not S.score_mode
+    if early_static:
         # below the root, a leader's static win is tested before its moves are generated:
         # a win needs none of them (the table keeps no best move for it; the root, whose
         # best move is read back, tests it below)
@@ -1165,7 +1165,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         return best
     # a leader that splits its hand into unanswerable moves and one more (off in score mode:
     # it proves a win, not its score)
-    load_opponents_of(&opponents, p)     # for the test and the ordering
+    if not early_static:
+        load_opponents_of(&opponents, p)     # for the test and the ordering
     if base == 0 and p.table == 0 and not S.score_mode and \
             static_win(&S.rs, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET, &move):
         for i in range(n):
