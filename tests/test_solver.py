@@ -251,6 +251,39 @@ def test_equivalent_ranks_choices(name: str) -> None:
     assert checked >= POSITIONS // 2
 
 
+@pytest.mark.parametrize("name", sorted(KICKER_RULES))
+def test_moves_left_out_as_answered_lose(name: str) -> None:
+    # where the other seat's highest single (pair) beats all of the side's and its hand then
+    # passes the static test, the search leaves out the side's lower singles (pairs) at
+    # nodes it expects to lose: each must lose, by the minimax
+    rules = KICKER_RULES[name]
+    solver = ddz.Solver(rules, memory_mb=1)._core
+    left_out = 0
+    for seed in range(POSITIONS):
+        game = set_position(rules, seed)
+        if game is None:
+            continue
+        fields = core_fields(game)
+        for code in solver._answered_moves(*fields):
+            move = ddz.Move.from_code(code)
+            assert move in game.legal_actions(), (game.hands, move)
+            child = game.copy()
+            child.step(move)
+            assert reference.value_for_side_to_act(child) == 1, (game.hands, game.table, move)
+            left_out += 1
+    assert left_out >= POSITIONS // 4  # the test is not empty
+
+
+def core_fields(game: ddz.Game) -> tuple[tuple[int, ...], int, int, int, int, int]:
+    """What SolverCore._answered_moves takes of a game."""
+    from ddz._core import solver as core
+
+    hands, table, table_player, current, landlord, _, let, *_ = core.state_position(
+        game.state_bytes()
+    )
+    return hands, table, table_player, current, landlord, let
+
+
 def endgame(hands: list[str], **fields: object) -> ddz.Game:
     fields.setdefault("landlord", 0)
     fields.setdefault("to_act", 0)
@@ -276,6 +309,23 @@ def test_the_line_plays_out_to_the_verdict() -> None:
         values = {str(m.move): m.value for m in solver.analyse(game)}
         assert max(values.values()) == result.value
         assert values[str(result.move)] == result.value or result.value == -1
+
+
+def test_an_answer_nobody_answers_then_a_winning_split_wins_at_once() -> None:
+    # the farmer answers the landlord's 3 with its 2, which the landlord cannot beat, then
+    # leads QQ (no pair beats it) and goes out with the 5: the answering node's static test
+    # finds it without a child node, and its move is the one read back
+    game = endgame(["4JK", "25QQ"], to_act=1, table="3", table_player=0)
+    result = ddz.Solver(ddz.ENDGAME).solve(game)
+    assert result.value == 1 and result.nodes == 1
+    assert str(result.move) == "2" and result.move == result.line[0]
+    walk = game.copy()
+    for move in result.line:
+        walk.step(move)
+    assert walk.is_over and walk.winner == 1
+    # where the landlord holds a pair to beat QQ, the same answer no longer wins at once
+    beaten = endgame(["4KK", "25QQ"], to_act=1, table="3", table_player=0)
+    assert ddz.Solver(ddz.ENDGAME).solve(beaten).nodes > 1
 
 
 def test_limits_give_unknown() -> None:

@@ -13,13 +13,17 @@ farmer's turn: then the value is not negated), in C without the GIL:
   written locklessly (an entry stores ``key ^ data``, so a torn write from another thread
   reads as a miss), keeps proven values and the best move's index;
 * a side that leads and can split its hand into moves no opponent answers plus one more
-  wins at once (``static_win``);
+  wins at once (``static_win``), and so does a side that answers with a move no opponent
+  answers after which its hand passes that test (``answer_static_win``);
 * two seats, win/loss mode: a move whose kickers could be swapped for lower cards of the same
   count, held as often and in no chain, is left out (the lower kickers are at least as good),
   and so is a single, pair or trio that a lower one would replace with the opponent holding
   no answer between the two;
 * two seats: a move the opponent cannot answer goes on to the mover's next lead at once (the
   pass in between is no node of its own);
+* two seats, win/loss mode, at nodes expected lost: the singles (pairs) below the opponent's
+  highest single (pair), which the side cannot beat, are left out on one static test of the
+  opponent's hand after it (``drop_answered``);
 * moves are ordered: the table's move first, then the moves that leave the hand the fewest
   plays from empty, those the opponents can answer counted twice (``split_cost``, memoised),
   the most cards among those, bombs and the rocket next to last, the pass last;
@@ -538,7 +542,8 @@ cdef inline int terminal_value(const Searcher* S, const Pos* p, uint64_t move) n
 # then the last one). Sound under every rule set: the opponents' hand never changes along
 # that line, a move is judged unanswerable only when the opponents (their cards pooled,
 # which can only add answers) hold no answer to it, and the moves come from the generator.
-# Off in score mode (it proves a win, not its score). The df-pn search calls it too.
+# Off in score mode (it proves a win, not its score). The same test follows an answer no
+# opponent can answer (answer_static_win): the side that made it leads next.
 
 ctypedef struct Opponents:
     uint64_t cards           # the opposing side's cards, pooled
@@ -556,6 +561,7 @@ ctypedef struct WinSearch:
     int let                  # the hand wins on reaching this many cards (0: on emptying)
     uint64_t first           # the line's first move, once found
     bint first_open          # first is still to be chosen (the last combination so far)
+    bint need_first          # the caller reads first back
 
 
 cdef inline void load_opponents(Opponents* o, uint64_t cards) noexcept nogil:
@@ -645,11 +651,15 @@ cdef bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcept nogil
     cdef uint64_t* moves
     cdef uint64_t move
     cdef int low
-    cdef bint answerable
+    cdef bint answerable, exact
     if hand == 0 or (w.let > 0 and card_total(hand) <= w.let):
         return True
-    if w.let == 0 and forced_answerable(w.rs, hand, w.opp) >= (2 if last_open else 1):
-        return False                 # more answerable moves than the split may have
+    if w.let == 0:
+        answerable = forced_answerable(w.rs, hand, w.opp, &exact)
+        if answerable >= (2 if last_open else 1):
+            return False             # more answerable moves than the split may have
+        if exact and not w.need_first:
+            return True              # and no fewer: few enough
     w.budget -= 1
     if w.budget < 0:
         return False
@@ -684,14 +694,14 @@ cdef bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcept nogil
 
 
 cdef inline int forced_answerable(const RuleSet* rs, uint64_t mine,
-                                  const Opponents* opp) noexcept nogil:
+                                  const Opponents* opp, bint* exact) noexcept nogil:
     """A lower bound on the answerable moves of every split of mine (that plays it all): the
     ranks it holds once or twice, in no chain it could form, whose single or pair the
     opponents could answer (held twice: two singles are answered wherever the pair is),
     less the kickers its trios and quads could carry them as (one a trio, two a quad). The
     static win test's split has at most one answerable move, so a bound of two rules it out
     before its search (measured: most tests fail, and their search was most of the test's
-    cost)."""
+    cost). exact: set where the bound is the fewest a split can have (see below)."""
     cdef Hand hand
     cdef uint64_t loose, once, twice, answerable
     load_hand(&hand, mine)
@@ -704,6 +714,11 @@ cdef inline int forced_answerable(const RuleSet* rs, uint64_t mine,
             answerable &= ~(rank_bit(SMALL_JOKER) | rank_bit(BIG_JOKER))   # the rocket
     else:
         answerable = (once & below_top(opp.has1)) | (twice & below_top(opp.has2))
+    # exact: a hand of singles and pairs alone (no trio, quad or chain ranks) has no other
+    # moves but the rocket, and its best split plays each pair whole and the rocket as one:
+    # the bound is then the split's count (or more, never less: opponents' action cards
+    # count the rocket's two jokers apart), so the test may answer without a search
+    exact[0] = (hand.has[3] | ~loose) == 0
     # spread sets: one bit a rank
     return card_total(answerable & loose) - card_total(hand.has[3]) - card_total(hand.has[4])
 
@@ -715,10 +730,10 @@ cdef inline uint64_t below_top(uint64_t spread) noexcept nogil:
 
 cdef int static_win(const RuleSet* rs, const Pos* p, const Opponents* opp, uint64_t* buf,
                     Py_ssize_t cap, int budget, uint64_t* first) noexcept nogil:
-    """1 if the side to act, leading, wins by the split above (first: a winning move), 0 if
-    the test finds no such split (the position may still be won). opp: the other side's
-    cards (load_opponents_of); buf: cap codes of scratch; budget: generator calls it may
-    make."""
+    """1 if the side to act, leading, wins by the split above (first: a winning move, unless
+    NULL), 0 if the test finds no such split (the position may still be won). opp: the other
+    side's cards (load_opponents_of); buf: cap codes of scratch; budget: generator calls it
+    may make."""
     cdef WinSearch w
     cdef int me = p.current
     cdef uint64_t mine
@@ -735,10 +750,106 @@ cdef int static_win(const RuleSet* rs, const Pos* p, const Opponents* opp, uint6
     w.let = p.let if (p.let > 0 and me != p.landlord) else 0
     w.first = 0
     w.first_open = True
+    w.need_first = first != NULL
     if split_wins(&w, mine, True):
-        first[0] = w.first
+        if first != NULL:
+            first[0] = w.first
         return 1
     return 0
+
+
+cdef bint answer_static_win(const RuleSet* rs, const Pos* p, const Opponents* o,
+                            const uint64_t* moves, Py_ssize_t n, uint64_t* buf,
+                            Py_ssize_t cap, int* index) noexcept nogil:
+    """Does the side to act, answering p's table with one of moves[0..n), win by an answer
+    no opponent can answer in turn (index: its) after which its hand, leading again, passes
+    static_win? Sound as static_win is: every opponent passes the answer (a teammate may
+    pass too), and the opponents' cards are those of the test."""
+    cdef Pos lead
+    cdef Py_ssize_t i
+    cdef uint64_t move
+    cdef int kind
+    for i in range(n):
+        move = moves[i]
+        kind = code_kind(move)
+        if move == 0 or kind == SKIP or kind == REVERSE or can_answer(rs, o, move):
+            continue                 # the pass, an action card (it moves the turn), answerable
+        lead = p[0]
+        lead.hands[p.current] -= code_cards(move)
+        lead.table = 0
+        lead.table_player = -1
+        if static_win(rs, &lead, o, buf, cap, STATIC_BUDGET, NULL):
+            index[0] = <int>i
+            return True
+    return False
+
+
+# Answered at once (two seats, win/loss mode): where no single of the side to act beats the
+# opponent's highest single u, and the side holds no bomb, rocket or action card, the
+# opponent answers any single below u with u, which nothing answers in turn, and leads
+# again; if its hand without u then passes static_win against the side's cards as they are
+# (a single more than it will hold: more cards only add answers), every single of the side
+# below u loses. The same for pairs with the opponent's highest pair. One test stands
+# for all such singles (pairs) of a node, which the search then leaves out (the child
+# node's answer test would find each the same way, one node each). Only at nodes expected
+# lost, which search every move (at a node expected won the first move mostly wins, and
+# the test would be spent for nothing), and below the root (whose moves are read back).
+
+cdef Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Opponents* o,
+                              const uint64_t* moves, int* order, Py_ssize_t m,
+                              uint64_t* buf, Py_ssize_t cap) noexcept nogil:
+    """Leave out of order[0..m) (indices into moves) the singles and pairs of the side to
+    act that the opponent answers to a win at once (above); returns how many are left.
+    o: the opponent's cards (load_opponents_of); buf: cap codes of scratch."""
+    cdef uint64_t mine = p.hands[p.current], theirs
+    cdef Hand hand
+    cdef Opponents side
+    cdef Pos lead
+    cdef int width, top, kind
+    cdef int below[3]                # by width: the moves below this rank lose (-1: none)
+    cdef Py_ssize_t j, kept
+    cdef bint some
+    if o.actions or count_of(mine, SKIP_CARD) or count_of(mine, REVERSE_CARD):
+        return m
+    load_hand(&hand, mine)
+    if hand.has[4] or (count_of(mine, SMALL_JOKER) and count_of(mine, BIG_JOKER)):
+        return m
+    below[1] = -1
+    below[2] = -1
+    load_opponents(&side, mine)
+    for width in range(1, 3):
+        theirs = o.has1 if width == 1 else o.has2
+        if not theirs:
+            continue
+        top = top_rank(theirs)
+        if hand.has[width] & ranks_above(top):
+            continue                 # the side could answer the opponent's answer
+        some = False
+        for j in range(m):
+            kind = code_kind(moves[order[j]])
+            if kind == (SINGLE if width == 1 else PAIR) and code_rank(moves[order[j]]) < top:
+                some = True
+                break
+        if not some:
+            continue
+        lead = p[0]
+        lead.current = 1 - p.current
+        lead.hands[lead.current] -= digit(top, width)
+        lead.table = 0
+        lead.table_player = -1
+        if static_win(rs, &lead, &side, buf, cap, STATIC_BUDGET, NULL):
+            below[width] = top
+    if below[1] < 0 and below[2] < 0:
+        return m
+    kept = 0
+    for j in range(m):
+        kind = code_kind(moves[order[j]])
+        if (kind == SINGLE and code_rank(moves[order[j]]) < below[1]) or \
+                (kind == PAIR and code_rank(moves[order[j]]) < below[2]):
+            continue
+        order[kept] = order[j]
+        kept += 1
+    return kept
 
 
 # ---------------------------------------------------------------------------------------
@@ -781,20 +892,43 @@ cdef inline bint rough_answer(const Opponents* o, uint64_t move) noexcept nogil:
     return (o.has3 & ranks_above(rank)) != 0     # trios, with kickers, airplanes
 
 
+cdef inline int simple_cost(const Hand* h, const Opponents* o) noexcept nogil:
+    """split_cost of a hand of singles and pairs alone (no trio, quad or chain ranks): each
+    rank one move (a pair whole: two singles cost at least as much), both jokers one (the
+    rocket), one more for each that rough_answer says the opponents answer."""
+    cdef uint64_t ranks = h.has[1], answerable
+    cdef uint64_t jokers = rank_bit(SMALL_JOKER) | rank_bit(BIG_JOKER)
+    cdef int cost = 0
+    if o.actions or o.rocket or o.bomb_rank >= 0:
+        answerable = ranks
+    else:
+        answerable = (ranks & ~h.has[2] & below_top(o.has1)) | (h.has[2] & below_top(o.has2))
+    if (ranks & jokers) == jokers:
+        ranks &= ~jokers
+        answerable &= ~jokers
+        cost = 1 + o.actions         # the rocket: answered by action cards alone
+    return cost + card_total(ranks) + card_total(answerable)
+
+
 cdef int split_cost(Searcher* S, uint64_t hand, const Opponents* o, uint64_t summary,
                     uint64_t* buf, Py_ssize_t cap) noexcept nogil:
     """The cheapest split of hand into moves, leading each time: a move costs 1, and 2 when
     rough_answer says the opponents can answer it (the move holding the hand's lowest card
-    is chosen at each level). Memoised by hand and summary; past the node's budget, or out
-    of scratch (buf: cap codes), an upper bound, not memoised."""
+    is chosen at each level). A hand of singles and pairs alone is counted (simple_cost);
+    others are memoised by hand and summary; past the node's budget, or out of scratch
+    (buf: cap codes), an upper bound, not memoised."""
     cdef uint64_t* slot
     cdef uint64_t tag
     cdef Sink sink
     cdef Py_ssize_t i, n
     cdef int low, best = 1 << 20, v
     cdef uint64_t move
+    cdef Hand h
     if hand == 0:
         return 0
+    load_hand(&h, hand)
+    if h.has[3] == 0 and chain_ranks_of_hand(&h, &S.rs) == 0:
+        return simple_cost(&h, o)
     tag = mix64(hand) ^ mix64(summary)
     slot = S.plays + (tag & (PLAYS_SIZE - 1))
     if (slot[0] ^ tag) >> 8 == 0 and slot[0] & 255:
@@ -888,6 +1022,13 @@ cdef inline uint64_t chain_ranks_of(uint64_t held, int shortest) noexcept nogil:
     3..A held often enough for its width (every rank of each run at least shortest long)."""
     cdef uint64_t starts = chain_starts(held, shortest), covered = 0
     cdef int i
+    if starts == 0:
+        return 0                     # the common case: no run that long
+    if shortest <= 7:
+        # each rank's digit counts the starts among the shortest ranks up to it (at most
+        # shortest <= 7: it stays in its 3 bits), so a digit not 0 is a covered rank
+        covered = starts * ((1ULL << (3 * shortest)) - 1) // 7
+        return (covered | (covered >> 1) | (covered >> 2)) & DDZ_SPREAD_RANKS
     for i in range(shortest):
         covered |= starts << (3 * i)
     return covered
@@ -1141,7 +1282,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         # a win needs none of them (the table keeps no best move for it; the root, whose
         # best move is read back, tests it below)
         load_opponents_of(&opponents, p)
-        if static_win(&S.rs, p, &opponents, moves, STACK_SIZE - base, STATIC_BUDGET, &move):
+        if static_win(&S.rs, p, &opponents, moves, STACK_SIZE - base, STATIC_BUDGET, NULL):
             store(S.tt, key, 1, EXACT, NO_MOVE, 1)
             return 1
     sink.out = moves
@@ -1175,11 +1316,20 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
                 break
         store(S.tt, key, 1, EXACT, best_index, 1)
         return 1
+    if p.table != 0 and not S.score_mode and \
+            answer_static_win(&S.rs, p, &opponents, moves, n, moves + n, sink.cap - n, &index):
+        store(S.tt, key, 1, EXACT, index, 1)
+        return 1
     if tt_index >= n:
         tt_index = -1
     scores = S.scores + base
     order = S.order + base
     m = kept_moves(S, p, &opponents, moves, n, order, chains[p.current])
+    if not cut and base > 0 and p.players == 2 and not S.score_mode:
+        j = drop_answered(&S.rs, p, &opponents, moves, order, m, moves + n, sink.cap - n)
+        if j < m:
+            best = -1                # the moves left out lose
+            m = j
     order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
     keys = S.keys + base
     ahead = not cut and 1 < m <= PREFETCH_MOVES
@@ -1382,6 +1532,49 @@ cdef class SolverCore:
             return self.run(S, &pos, score_mode, time_limit, node_limit, thread)
         finally:
             S.busy = 0
+
+    def _answered_moves(self, hands, uint64_t table, int table_player, int current,
+                        int landlord, int let=0):
+        """The move codes the search leaves out at this position as answered at once
+        (drop_answered; two seats, else none), for the tests, which check each loses.
+        Validated like solve."""
+        cdef Pos pos
+        cdef Opponents o
+        cdef Sink sink
+        cdef Py_ssize_t n, m, i, j
+        cdef uint64_t* moves
+        cdef int* order
+        cdef list dropped = []
+        self.check_position(hands, table, table_player, current, landlord, 1, let, &pos)
+        if pos.players != 2:
+            return dropped
+        moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
+        order = <int*>malloc(STACK_SIZE * sizeof(int))
+        try:
+            if moves == NULL or order == NULL:
+                raise MemoryError()
+            sink.out = moves
+            sink.cap = STACK_SIZE
+            sink.n = 0
+            generate(pos.hands[pos.current], pos.table, &self.rs, &sink)
+            n = sink.n
+            if n > sink.cap:
+                raise ValueError("the position has more moves than the solver's stack")
+            for i in range(n):
+                order[i] = <int>i
+            load_opponents_of(&o, &pos)
+            m = drop_answered(&self.rs, &pos, &o, moves, order, n, moves + n,
+                              STACK_SIZE - n)
+            for i in range(n):
+                for j in range(m):
+                    if order[j] == i:
+                        break
+                else:
+                    dropped.append(moves[i])
+            return dropped
+        finally:
+            free(moves)
+            free(order)
 
     def check_idle(self):
         """RuntimeError if a solve is running on any of the searchers."""
