@@ -168,6 +168,7 @@ cdef enum:
     UPPER = 2
     EXACT = 3
     PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (512 KB)
+    PLAYS_START = 1 << 10   # of which a new searcher uses (8 KB), doubled as nodes pass it
     PLAYS_BUDGET = 4000     # generator calls a node's ordering may spend on split_cost
     STATIC_BUDGET = 64      # generator calls a static_win test may spend
     PREFETCH_MOVES = 8      # an expected lost node of at most this many moves fetches its
@@ -227,6 +228,9 @@ ctypedef struct Searcher:
                             # the hand and the opponents' summary, then cost + 1 (a hash
                             # collision could only misorder moves, never change a value)
     int plays_budget        # generator calls left to the ordering of the current node
+    uint64_t plays_mask     # the memo's entries in use, less one: it grows with the nodes
+                            # searched, so that a small search touches (and page-faults
+                            # in) a few pages of it, not all 128
 
 
 cdef inline double now() noexcept nogil:
@@ -930,7 +934,7 @@ cdef int split_cost(Searcher* S, uint64_t hand, const Opponents* o, uint64_t sum
     if h.has[3] == 0 and chain_ranks_of_hand(&h, &S.rs) == 0:
         return simple_cost(&h, o)
     tag = mix64(hand) ^ mix64(summary)
-    slot = S.plays + (tag & (PLAYS_SIZE - 1))
+    slot = S.plays + (tag & S.plays_mask)
     if (slot[0] ^ tag) >> 8 == 0 and slot[0] & 255:
         return <int>(slot[0] & 255) - 1
     if S.plays_budget <= 0:
@@ -1257,6 +1261,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef Pos ahead_child[PREFETCH_MOVES]
     cdef bint good
     S.nodes += 1
+    if S.nodes > S.plays_mask and S.plays_mask < PLAYS_SIZE - 1:
+        S.plays_mask = 2 * S.plays_mask + 1     # entries stored before are misses now
     if out_of_time(S):
         S.aborted = 1
         S.stop[0] = 1
@@ -1475,6 +1481,7 @@ cdef class SolverCore:
             self.searchers[i].order = <int*>malloc(STACK_SIZE * sizeof(int))
             self.searchers[i].keys = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
             self.searchers[i].plays = <uint64_t*>calloc(PLAYS_SIZE, sizeof(uint64_t))
+            self.searchers[i].plays_mask = PLAYS_START - 1
             if self.searchers[i].moves == NULL or self.searchers[i].scores == NULL \
                     or self.searchers[i].order == NULL or self.searchers[i].keys == NULL \
                     or self.searchers[i].plays == NULL:
