@@ -707,17 +707,10 @@ cdef inline int forced_answerable(const RuleSet* rs, uint64_t mine,
     before its search (measured: most tests fail, and their search was most of the test's
     cost). exact: set where the bound is the fewest a split can have (see below)."""
     cdef Hand hand
-    cdef uint64_t loose, once, twice, answerable
+    cdef uint64_t loose, answerable
     load_hand(&hand, mine)
     loose = ~chain_ranks_of_hand(&hand, rs)     # (airplane ranks are held three times)
-    once = hand.has[1] & ~hand.has[2]
-    twice = hand.has[2] & ~hand.has[3]
-    if opp.actions or opp.rocket or opp.bomb_rank >= 0:
-        answerable = once | twice            # a bomb, the rocket or an action card answers
-        if not opp.actions and holds(once, SMALL_JOKER) and holds(once, BIG_JOKER):
-            answerable &= ~(rank_bit(SMALL_JOKER) | rank_bit(BIG_JOKER))   # the rocket
-    else:
-        answerable = (once & below_top(opp.has1)) | (twice & below_top(opp.has2))
+    answerable = answerable_ranks(&hand, opp)
     # exact: a hand of singles and pairs alone (no trio, quad or chain ranks) has no other
     # moves but the rocket, and its best split plays each pair whole and the rocket as one:
     # the bound is then the split's count (or more, never less: opponents' action cards
@@ -725,6 +718,20 @@ cdef inline int forced_answerable(const RuleSet* rs, uint64_t mine,
     exact[0] = (hand.has[3] | ~loose) == 0
     # spread sets: one bit a rank
     return card_total(answerable & loose) - card_total(hand.has[3]) - card_total(hand.has[4])
+
+
+cdef inline uint64_t answerable_ranks(const Hand* hand, const Opponents* opp) noexcept nogil:
+    """The spread set of the ranks hand holds once or twice whose single or pair the
+    opponents could answer (all of them where they hold a bomb, the rocket or an action
+    card, but the hand's own rocket unless action cards answer it)."""
+    cdef uint64_t once = hand.has[1] & ~hand.has[2], twice = hand.has[2] & ~hand.has[3]
+    cdef uint64_t answerable
+    if opp.actions or opp.rocket or opp.bomb_rank >= 0:
+        answerable = once | twice
+        if not opp.actions and holds(once, SMALL_JOKER) and holds(once, BIG_JOKER):
+            answerable &= ~(rank_bit(SMALL_JOKER) | rank_bit(BIG_JOKER))   # the rocket
+        return answerable
+    return (once & below_top(opp.has1)) | (twice & below_top(opp.has2))
 
 
 cdef inline uint64_t below_top(uint64_t spread) noexcept nogil:
@@ -762,6 +769,19 @@ cdef int static_win(const RuleSet* rs, const Pos* p, const Opponents* opp, uint6
     return 0
 
 
+cdef inline bint wins_leading_after(const RuleSet* rs, const Pos* p, int seat,
+                                   uint64_t cards, const Opponents* opp, uint64_t* buf,
+                                   Py_ssize_t cap) noexcept nogil:
+    """Does seat, having played cards of its hand in p that no opponent answers, lead again
+    and win by static_win against opp (the other side's cards)?"""
+    cdef Pos lead = p[0]
+    lead.current = seat
+    lead.hands[seat] -= cards
+    lead.table = 0
+    lead.table_player = -1
+    return static_win(rs, &lead, opp, buf, cap, STATIC_BUDGET, NULL)
+
+
 cdef bint answer_static_win(const RuleSet* rs, const Pos* p, const Opponents* o,
                             const uint64_t* moves, Py_ssize_t n, uint64_t* buf,
                             Py_ssize_t cap, int* index) noexcept nogil:
@@ -769,7 +789,6 @@ cdef bint answer_static_win(const RuleSet* rs, const Pos* p, const Opponents* o,
     no opponent can answer in turn (index: its) after which its hand, leading again, passes
     static_win? Sound as static_win is: every opponent passes the answer (a teammate may
     pass too), and the opponents' cards are those of the test."""
-    cdef Pos lead
     cdef Py_ssize_t i
     cdef uint64_t move
     cdef int kind
@@ -778,11 +797,7 @@ cdef bint answer_static_win(const RuleSet* rs, const Pos* p, const Opponents* o,
         kind = code_kind(move)
         if move == 0 or kind == SKIP or kind == REVERSE or can_answer(rs, o, move):
             continue                 # the pass, an action card (it moves the turn), answerable
-        lead = p[0]
-        lead.hands[p.current] -= code_cards(move)
-        lead.table = 0
-        lead.table_player = -1
-        if static_win(rs, &lead, o, buf, cap, STATIC_BUDGET, NULL):
+        if wins_leading_after(rs, p, p.current, code_cards(move), o, buf, cap):
             index[0] = <int>i
             return True
     return False
@@ -808,7 +823,6 @@ cdef Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Opponents* 
     cdef uint64_t mine = p.hands[p.current], theirs
     cdef Hand hand
     cdef Opponents side
-    cdef Pos lead
     cdef int width, top, kind
     cdef int below[3]                # by width: the moves below this rank lose (-1: none)
     cdef Py_ssize_t j, kept
@@ -836,12 +850,7 @@ cdef Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Opponents* 
                 break
         if not some:
             continue
-        lead = p[0]
-        lead.current = 1 - p.current
-        lead.hands[lead.current] -= digit(top, width)
-        lead.table = 0
-        lead.table_player = -1
-        if static_win(rs, &lead, &side, buf, cap, STATIC_BUDGET, NULL):
+        if wins_leading_after(rs, p, 1 - p.current, digit(top, width), &side, buf, cap):
             below[width] = top
     if below[1] < 0 and below[2] < 0:
         return m
@@ -900,13 +909,9 @@ cdef inline int simple_cost(const Hand* h, const Opponents* o) noexcept nogil:
     """split_cost of a hand of singles and pairs alone (no trio, quad or chain ranks): each
     rank one move (a pair whole: two singles cost at least as much), both jokers one (the
     rocket), one more for each that rough_answer says the opponents answer."""
-    cdef uint64_t ranks = h.has[1], answerable
+    cdef uint64_t ranks = h.has[1], answerable = answerable_ranks(h, o)
     cdef uint64_t jokers = rank_bit(SMALL_JOKER) | rank_bit(BIG_JOKER)
     cdef int cost = 0
-    if o.actions or o.rocket or o.bomb_rank >= 0:
-        answerable = ranks
-    else:
-        answerable = (ranks & ~h.has[2] & below_top(o.has1)) | (h.has[2] & below_top(o.has2))
     if (ranks & jokers) == jokers:
         ranks &= ~jokers
         answerable &= ~jokers
@@ -1164,6 +1169,8 @@ cdef void order_moves(Searcher* S, const Pos* p, const Opponents* o, const uint6
     cdef int score, kind
     cdef uint64_t hand = p.hands[p.current], summary = opponents_summary(o)
     S.plays_budget = PLAYS_BUDGET
+    while S.nodes > S.plays_mask and S.plays_mask < PLAYS_SIZE - 1:
+        S.plays_mask = 2 * S.plays_mask + 1     # entries stored before are misses now
     for j in range(m):
         i = order[j]
         kind = code_kind(moves[i])
@@ -1261,8 +1268,6 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef Pos ahead_child[PREFETCH_MOVES]
     cdef bint good
     S.nodes += 1
-    if S.nodes > S.plays_mask and S.plays_mask < PLAYS_SIZE - 1:
-        S.plays_mask = 2 * S.plays_mask + 1     # entries stored before are misses now
     if out_of_time(S):
         S.aborted = 1
         S.stop[0] = 1
