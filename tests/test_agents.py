@@ -242,3 +242,18 @@ def test_a_perfect_information_agent_is_shown_the_game() -> None:
     finished = result[0]
     with pytest.raises(ValueError, match="game is over"):
         choose(Oracle(), finished)
+
+
+def test_an_agent_given_a_game_reads_its_seat_to_act() -> None:
+    """Earlier versions took a game: an ordinary agent given one reads the observation of its
+    seat to act (before, GreedyAgent().act(game) failed deep inside with AttributeError);
+    anything else is a TypeError naming what to pass."""
+    from ddz.agents import GreedyAgent, RandomAgent
+
+    game = ddz.Game(seed=7)
+    seen = game.observation(game.current_player)  # type: ignore[arg-type]
+    assert GreedyAgent().act(game) == GreedyAgent().act(seen)
+    assert RandomAgent(seed=1).act(game) == RandomAgent(seed=1).act(seen)
+    for agent in (GreedyAgent(), RandomAgent(seed=1)):
+        with pytest.raises(TypeError, match=r"game.observation\(seat\)"):
+            agent.act("33")  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from ddz.cli import PRESETS, main, play
+from ddz.cli.main import PRESETS, main, play
 
 
 def test_moves_lists_leads_by_type(capsys: pytest.CaptureFixture[str]) -> None:

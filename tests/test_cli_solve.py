@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import ddz
-from ddz.cli import build_parser, main
-from ddz.solver_cli import play_puzzle
+from ddz.cli.main import build_parser, main
+from ddz.cli.solve import play_puzzle
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "solver.md"
 PUZZLE = "35567QQQ/34699QXD landlord=0"  # one lead of thirteen wins (docs/solver.md)

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import ddz
-from ddz.cli import build_parser, main, play
-from ddz.uno.cli import build_parser as build_uno_parser
+from ddz.cli.main import build_parser, main, play
+from ddz.cli.uno import build_parser as build_uno_parser
 from tests.terminal import AS_IN_A_TERMINAL
 
 PERFT = json.loads((Path(__file__).resolve().parent / "data" / "perft.json").read_text())

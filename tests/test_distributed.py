@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz.distributed import _rule_fields, merge, simulate_distributed
+from ddz.distributed import merge, simulate_distributed
+from ddz.play.distributed import _rule_fields
 
 
 def test_merge_concatenates_the_slices_of_a_run() -> None:

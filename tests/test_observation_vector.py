@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 import ddz
 from ddz.game import HISTORY_ENTRY_LAYOUT, observation_layout, observation_size
 from ddz.testing import check_env
+from tests import observation_reference
 
 VARIANTS = [ddz.CLASSIC, ddz.TWO_PLAYER, ddz.UNO_LANDLORD, ddz.DOUZERO]
 IDS = ["classic", "two-player", "uno-landlord", "douzero"]
@@ -20,7 +22,7 @@ def reference_vector(game: ddz.Game, player: int, history: int) -> np.ndarray:
     """observation_layout(history), built from Python objects: the Observation's encoding,
     the bombs, and the last moves of play read from the game's history records."""
     seats = game.rules.players
-    base = game.observation(player, history=False).encode().tolist()
+    base = observation_reference.encode(game.observation(player, history=False)).tolist()
     tail = [0] * (ENTRY * history)
     plays = [record for record in game.history if record.phase == "play"][::-1][:history]
     for k, record in enumerate(plays):
@@ -202,3 +204,35 @@ def test_copies_and_pickles_keep_the_remembered_moves() -> None:
         other.step(actions)
         vector.step(actions)
         assert np.array_equal(other.observations(), vector.observations())
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=IDS)
+def test_encode_equals_the_python_reference(rules: ddz.Rules) -> None:
+    """Observation.encode() (the core's encoder, from the observation's fields) against the
+    field-by-field Python encoder, on every state of random games and on observations
+    changed by hand (a kitty shown before a landlord, no table player)."""
+    for game in random_states(rules, 30, seed=rules.players):
+        for seat in range(rules.players):
+            seen = game.observation(seat, history=False)
+            assert np.array_equal(seen.encode(), observation_reference.encode(seen))
+    odd = dataclasses.replace(
+        ddz.Game(rules, seed=1).observation(0), kitty=rules.deck - rules.deck, landlord=None
+    )
+    assert np.array_equal(odd.encode(), observation_reference.encode(odd))
+
+
+def test_the_layout_is_the_cores() -> None:
+    """The layout is defined once, in Python; the core's constants agree with it."""
+    from ddz._core import game as core
+
+    assert ddz.OBSERVATION_SIZE == core.OBSERVATION_BASE
+    assert observation_size(0) == core.OBSERVATION_BASE + 1
+    assert sum(width for _, width in HISTORY_ENTRY_LAYOUT) == ENTRY
+
+
+def test_encode_refuses_fields_out_of_range() -> None:
+    seen = ddz.Game(seed=1).observation(0)
+    with pytest.raises(ValueError):
+        dataclasses.replace(seen, card_counts=(17, 17, 200)).encode()
+    with pytest.raises(ValueError):
+        dataclasses.replace(seen, bid=9).encode()

@@ -13,7 +13,7 @@ import ddz
 from ddz._core import playouts
 from ddz.agents import AGENTS, GreedyAgent, RandomAgent, choose, make_agent
 from ddz.arena import run_arena
-from ddz.cli import main
+from ddz.cli.main import main
 from ddz.game import Game, Observation
 from ddz.search_agents import PIMCAgent, SolverAgent
 from tests.uno_reference import MASK, SplitMix

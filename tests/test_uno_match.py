@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from ddz import IllegalMoveError, uno
+from ddz.cli.uno import main
 from ddz.uno import LOMBARDY, STANDARD
-from ddz.uno.cli import main
 
 
 def play_randomly(match: uno.Match, rng: random.Random) -> None:

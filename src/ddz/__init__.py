@@ -8,22 +8,15 @@
 ['pass', 'XD']
 """
 
-from ddz.actions import ActionSpace
-from ddz.cards import RANKS, SYMBOLS, Cards
-from ddz.errors import IllegalMoveError, RecordError
-from ddz.game import (
-    HISTORY,
-    HISTORY_ENTRY_LAYOUT,
-    OBSERVATION_LAYOUT,
-    OBSERVATION_SIZE,
-    ActionRecord,
-    Bid,
-    Game,
-    Observation,
-    observation_layout,
-    observation_size,
-)
-from ddz.moves import (
+# The documented module paths are attributes after ``import ddz``, as they always were
+# (``ddz.rules.PRESETS``, ``ddz.game.action_index``): they re-export the games' modules.
+from ddz import actions, errors, game, records, rules, simulation  # noqa: F401
+from ddz.base.errors import IllegalMoveError, RecordError
+from ddz.doudizhu.action_space import ActionSpace
+from ddz.doudizhu.actions import ActionRecord, Bid
+from ddz.doudizhu.cards import RANKS, SYMBOLS, Cards
+from ddz.doudizhu.game import Game
+from ddz.doudizhu.moves import (
     PASS,
     LegalMoves,
     Move,
@@ -34,11 +27,29 @@ from ddz.moves import (
     legal_moves,
     why_illegal,
 )
-from ddz.position import Position
-from ddz.rules import CLASSIC, DOUZERO, ENDGAME, RLCARD, TWO_PLAYER, UNO_LANDLORD, Bidding, Rules
-from ddz.simulation import SimulationResult, VectorGame, simulate
-from ddz.solver import MoveValue, Solver, SolveResult, analyse, solve
-from ddz.worlds import Worlds, sample_worlds
+from ddz.doudizhu.observation import (
+    HISTORY,
+    HISTORY_ENTRY_LAYOUT,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    Observation,
+    observation_layout,
+    observation_size,
+)
+from ddz.doudizhu.position import Position
+from ddz.doudizhu.rules import (
+    CLASSIC,
+    DOUZERO,
+    ENDGAME,
+    RLCARD,
+    TWO_PLAYER,
+    UNO_LANDLORD,
+    Bidding,
+    Rules,
+)
+from ddz.doudizhu.solver import MoveValue, Solver, SolveResult, analyse, solve
+from ddz.doudizhu.worlds import Worlds, sample_worlds
+from ddz.play.simulation import SimulationResult, VectorGame, simulate
 
 __version__ = "0.1.0"
 

@@ -1,7 +1,7 @@
-"""``python -m ddz``: see :mod:`ddz.cli`."""
+"""``python -m ddz``: see :mod:`ddz.cli.main`."""
 
 import sys
 
-from ddz.cli import main
+from ddz.cli.main import main
 
 sys.exit(main())

@@ -181,7 +181,7 @@ def files(tmp_path: Path) -> dict[str, str]:
 
 DRIVER = """
 import contextlib, io, json, sys, traceback
-from ddz.cli import main
+from ddz.cli.main import main
 
 with open(__CASES__, encoding="utf-8") as file:
     batch = json.load(file)
@@ -252,7 +252,7 @@ def test_the_generator_reaches_every_command_and_both_outcomes() -> None:
     first_words = {argv[0] for argv, _ in generated if argv}
     assert {command.split()[0] for command in OPTIONS} <= first_words
     parsed = 0
-    from ddz.cli import build_parser
+    from ddz.cli.main import build_parser
 
     for argv, _ in generated:
         if argv[:1] == ["uno"]:

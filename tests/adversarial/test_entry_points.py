@@ -83,7 +83,7 @@ def test_searches_past_the_first_slice_give_the_same_verdicts(
         if not game.is_over:
             games.append(game)
     expected = [(ddz.solve(g).value, ddz.solve(g, score=True).score) for g in games]
-    monkeypatch.setattr(ddz.solver, "_SLICE_NODES", 16)
+    monkeypatch.setattr(ddz.doudizhu.solver, "_SLICE_NODES", 16)
     found = [(ddz.solve(g).value, ddz.solve(g, score=True).score) for g in games]
     assert found == expected and len(games) >= 6
     for game in games:

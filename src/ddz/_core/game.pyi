@@ -100,4 +100,20 @@ class GameCore:
     def legal_indices_into(self, index: ActionIndex, out: Any) -> int: ...
     def observation_into(self, player: int, history: int, out: Any) -> None: ...
 
+def encode_observation(
+    player: int,
+    played: list[int],
+    counts: list[int],
+    hand: int,
+    landlord: int,
+    kitty: int,
+    table: int,
+    table_player: int,
+    phase: int,
+    bid: int,
+    multiplier_log2: int,
+    current: int,
+    direction: int,
+    out: Any,
+) -> None: ...
 def restore_core(rules: Any, state: bytes, stack: bytes, actions: bytes) -> GameCore: ...

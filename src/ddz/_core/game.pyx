@@ -426,6 +426,40 @@ cdef class GameCore:
                 i -= 1
 
 
+def encode_observation(int player, list played, list counts, uint64_t hand, int landlord,
+                       uint64_t kitty, uint64_t table, int table_player, int phase, int bid,
+                       int multiplier_log2, int current, int direction, int8_t[::1] out):
+    """Write Observation.encode()'s vector (OBS_BASE int8 entries) from the observation's
+    fields: cards as masks, seats absolute (-1 for none), the multiplier as its log2. Every
+    number is checked here, so no observation can write outside its fields."""
+    cdef int seats = len(counts)
+    cdef uint64_t played_masks[3]
+    cdef int seat_counts[3]
+    cdef int k
+    if seats not in (2, 3) or len(played) != seats:
+        raise ValueError("an observation has 2 or 3 seats, a count and played cards for each")
+    if out.shape[0] != OBS_BASE:
+        raise ValueError(f"the observation takes {OBS_BASE} entries")
+    if not 0 <= player < seats:
+        raise ValueError(f"player must be a seat 0..{seats - 1}")
+    for seat in (landlord, table_player, current):
+        if not -1 <= seat < seats:
+            raise ValueError(f"a seat is -1 (none) or 0..{seats - 1}, not {seat}")
+    if not (0 <= phase <= 2 and 0 <= bid <= 3 and 0 <= multiplier_log2 <= 127
+            and direction in (1, -1)):
+        raise ValueError("phase 0..2, bid 0..3, the multiplier's log2 0..127, direction +-1")
+    if table and code_kind(table) >= 17:
+        raise ValueError(f"code {table:#x} is no move")
+    for k in range(seats):
+        played_masks[k] = played[k]
+        seat_counts[k] = counts[k]
+        if not 0 <= seat_counts[k] <= 127:
+            raise ValueError(f"a card count is 0..127, not {seat_counts[k]}")
+    with nogil:
+        encode_fields(&out[0], player, seats, hand, played_masks, seat_counts, landlord, kitty,
+                      table, table_player, phase, bid, multiplier_log2, current, direction)
+
+
 def restore_core(object rules, bytes state, bytes stack, bytes actions):
     """A GameCore from its pickled parts (GameCore.__reduce__): the state, the undo stack's
     states and their actions, each state checked against the rules (state.pxd's

@@ -19,7 +19,7 @@ import enum
 import numbers
 import operator
 
-from ddz.errors import shorten
+from ddz.base.errors import shorten
 
 cimport cython
 
@@ -217,7 +217,7 @@ cdef class Move:
         result is a well-formed move; whether given rules allow it is ``ddz.is_legal``'s
         question.
         """
-        from ddz.moves import parse_move     # the API layer reads text; the core holds codes
+        from ddz.doudizhu.moves import parse_move     # the API layer reads text; the core holds codes
         return parse_move(text)
 
     @staticmethod
@@ -239,13 +239,13 @@ cdef class Move:
 
     def index(self, rules):
         """This move's index in the action space of rules (``ddz.ActionSpace``)."""
-        from ddz.actions import action_space
+        from ddz.doudizhu.action_space import action_space
         return action_space(rules).index(self)
 
     @staticmethod
     def from_index(index, rules):
         """The move at an index of the action space of rules (``ddz.ActionSpace``)."""
-        from ddz.actions import action_space
+        from ddz.doudizhu.action_space import action_space
         move = action_space(rules).action(index)
         if not isinstance(move, Move):
             raise ValueError(f"action {index} is {move}, a bidding action, not a move")
@@ -279,19 +279,19 @@ cdef class Move:
     @property
     def cards(self):
         """All the cards the move plays (``ddz.Cards``)."""
-        from ddz.cards import Cards
+        from ddz.doudizhu.cards import Cards
         return Cards.from_mask(code_cards(self.code))
 
     @property
     def main(self):
         """The cards that rank the move: all of them less the kickers (``ddz.Cards``)."""
-        from ddz.cards import Cards
+        from ddz.doudizhu.cards import Cards
         return Cards.from_mask(main_cards(self.code))
 
     @property
     def kickers(self):
         """The kickers (wings) that ride along and never count (``ddz.Cards``)."""
-        from ddz.cards import Cards
+        from ddz.doudizhu.cards import Cards
         return Cards.from_mask(code_cards(self.code) - main_cards(self.code))
 
     @property
@@ -316,8 +316,8 @@ cdef class Move:
         return f"Move.parse({str(self)!r})"
 
     def _repr_svg_(self):
-        """The move's cards drawn face up (notebooks call this; ``ddz.svg.move``)."""
-        from ddz.svg import move     # the picture lives in the API layer
+        """The move's cards drawn face up (notebooks call this; ``ddz.doudizhu.svg.move``)."""
+        from ddz.doudizhu.svg import move     # the picture lives in the API layer
         return move(self)
 
     def __eq__(self, other):
@@ -516,7 +516,7 @@ cdef class LegalMoves:
     @property
     def hand(self):
         """The hand the moves come from (``ddz.Cards``)."""
-        from ddz.cards import Cards
+        from ddz.doudizhu.cards import Cards
         return Cards.from_mask(self.hand_mask)
 
     @property
@@ -741,7 +741,7 @@ def moves_batch(object hands, object tables, object rules, object out, object of
 
 
 def _shorten(value):
-    """ddz.errors.shorten, imported when a message needs it (the core imports no API module
+    """ddz.base.errors.shorten, imported when a message needs it (the core imports no API module
     at load time)."""
-    from ddz.errors import shorten
+    from ddz.base.errors import shorten
     return shorten(value)

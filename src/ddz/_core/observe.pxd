@@ -1,6 +1,7 @@
-# The observation vector in C: what one seat may know, as int8 numbers (game.py's
-# observation_layout: the base part is OBSERVATION_LAYOUT, Observation.encode()'s vector;
-# the history part follows). game.pyx (one game, its history from the undo stack) and
+# The observation vector in C: what one seat may know, as int8 numbers (the layout is
+# ddz.doudizhu.observation's observation_layout, defined there once and checked against these
+# constants by tests/test_observation_vector.py: the base part is OBSERVATION_LAYOUT,
+# Observation.encode()'s vector, written by encode_fields; the history part follows). game.pyx (one game, its history from the undo stack) and
 # vector.pyx (many games, each with a ring of its last moves) both compile it in.
 
 from libc.stdint cimport uint64_t, int8_t
@@ -29,49 +30,71 @@ cdef inline int log2_floor(long long value) noexcept nogil:
     return bits
 
 
-cdef inline void encode_base(const GameState* s, const GameConfig* cfg, int player,
-                             int8_t* out) noexcept nogil:
-    """Observation.encode() of `player` (OBSERVATION_LAYOUT); all zero for player < 0."""
-    cdef int i, k, seat, seats = s.players, offset = 0
+cdef inline void encode_fields(int8_t* out, int player, int seats, uint64_t hand,
+                               const uint64_t* played, const int* counts, int landlord,
+                               uint64_t kitty, uint64_t table, int table_player, int phase,
+                               int bid, int multiplier_log2, int current,
+                               int direction) noexcept nogil:
+    """Observation.encode() from its fields (OBSERVATION_LAYOUT, OBS_BASE entries): the one
+    definition of the base encoding. Seats are given absolute and written relative to
+    `player`; -1 is "none" for landlord, table_player and current. The kitty's counts are
+    written as given (0 while not shown), the table's kind one-hot when there is a table.
+    The caller checked every number's range (encode_observation, encode_base)."""
+    cdef int i, k, offset = 0
     cdef uint64_t table_cards
-    cdef long long points
     memset(out, 0, OBS_BASE)
-    if player < 0:
-        return
     for i in range(17):
-        out[i] = <int8_t>count_of(s.hands[player], i)
+        out[i] = <int8_t>count_of(hand, i)
     offset = 17
     for k in range(seats):
-        seat = (player + k) % seats
         for i in range(17):
-            out[offset + 17 * k + i] = <int8_t>count_of(s.played[seat], i)
+            out[offset + 17 * k + i] = <int8_t>count_of(played[(player + k) % seats], i)
     offset += 51
     for k in range(seats):
-        out[offset + k] = <int8_t>card_total(s.hands[(player + k) % seats])
+        out[offset + k] = <int8_t>counts[(player + k) % seats]
     offset += 3
-    if s.landlord >= 0:
-        out[offset + (s.landlord - player + seats) % seats] = 1
-        for i in range(17):
-            out[offset + 3 + i] = <int8_t>count_of(s.kitty, i)
+    if landlord >= 0:
+        out[offset + (landlord - player + seats) % seats] = 1
+    for i in range(17):
+        out[offset + 3 + i] = <int8_t>count_of(kitty, i)
     offset += 3 + 17
-    if s.table:
-        table_cards = code_cards(s.table)
+    if table:
+        table_cards = code_cards(table)
         for i in range(17):
             out[offset + i] = <int8_t>count_of(table_cards, i)
-        out[offset + 17 + (s.table_player - player + seats) % seats] = 1
-        out[offset + 20 + code_kind(s.table)] = 1
+        out[offset + 20 + code_kind(table)] = 1
+    if table_player >= 0:
+        out[offset + 17 + (table_player - player + seats) % seats] = 1
     offset += 17 + 3 + 17
-    out[offset + s.phase] = 1
+    out[offset + phase] = 1
     offset += 3
-    out[offset + s.bid] = 1
+    out[offset + bid] = 1
     offset += 4
-    points = score(s, cfg)
-    out[offset] = <int8_t>log2_floor(points) if points > 0 else 0
+    out[offset] = <int8_t>multiplier_log2
     offset += 1
-    if s.current >= 0:
-        out[offset + (s.current - player + seats) % seats] = 1
+    if current >= 0:
+        out[offset + (current - player + seats) % seats] = 1
     offset += 3
-    out[offset] = <int8_t>s.direction
+    out[offset] = <int8_t>direction
+
+
+cdef inline void encode_base(const GameState* s, const GameConfig* cfg, int player,
+                             int8_t* out) noexcept nogil:
+    """Observation.encode() of `player` in state `s` (OBSERVATION_LAYOUT); all zero for
+    player < 0."""
+    cdef int k
+    cdef int counts[3]
+    cdef long long points
+    if player < 0:
+        memset(out, 0, OBS_BASE)
+        return
+    for k in range(s.players):
+        counts[k] = card_total(s.hands[k])
+    points = score(s, cfg)
+    encode_fields(out, player, s.players, s.hands[player], s.played, counts, s.landlord,
+                  s.kitty if s.landlord >= 0 else 0, s.table,
+                  s.table_player if s.table else -1, s.phase, s.bid,
+                  log2_floor(points) if points > 0 else 0, s.current, s.direction)
 
 
 cdef inline void encode_entry(int8_t* out, uint64_t code, int seat, int player,

@@ -1,11 +1,11 @@
 # cython: language_level=3, cdivision=True
-"""Greedy playouts, in C: the evaluation behind ddz.agents.PIMCAgent.
+"""Greedy playouts, in C: the evaluation behind ddz.play.agents.PIMCAgent.
 
 ``greedy_playouts`` takes one game state (the decision point, as GameCore.state_bytes()),
 n sampled worlds (every seat's hand, and the kitty while bidding) and m candidate actions
 of the player to act. For each world and each action it puts the world's cards into the
 state, takes the action, lets every seat play the greedy agent (greedy.pxd, the same choice
-as ddz.agents.GreedyAgent) to the end of the game and records one seat's payoff. n x m
+as ddz.play.agents.GreedyAgent) to the end of the game and records one seat's payoff. n x m
 whole games without the GIL and without a Python object: a 20-card classic endgame plays out
 in a few microseconds.
 

@@ -5,7 +5,7 @@ its order of legal actions and its state encoding.
 ``ddz.compat.rlcard`` is a drop-in for ``rlcard.make("doudizhu")``. The game is ddz's own
 (state.pxd: seat 0 the landlord, as RLCard always has it); ``ddz.RLCARD``'s move set is RLCard's
 27,471 moves, so the legal codes the generator gives map one to one onto RLCard's action ids
-(``ddz.actions.rlcard_action_ids``). RLCard lists the answers to a move as its
+(``ddz.doudizhu.actions.rlcard_action_ids``). RLCard lists the answers to a move as its
 ``get_gt_cards`` walks its tables: the pass, the moves of the same type with a higher weight,
 then the rocket, then the bombs (after a bomb: the higher bombs, then the rocket); ``rank``
 holds each id's place in that walk. Leads come out in id order (RLCard's come out of a Python

@@ -124,7 +124,7 @@ def simulate_games(object rules, int8_t[::1] agents, uint64_t seed, Py_ssize_t f
 
 
 def greedy_action(object rules, bytes state):
-    """The greedy agent's action code (ddz.agents.GreedyAgent in C) for the player to act in
+    """The greedy agent's action code (ddz.play.agents.GreedyAgent in C) for the player to act in
     a game state: state is GameCore.state_bytes() of a game under rules (0 once it is over)."""
     cdef GameConfig cfg = config_of(rules)
     cdef GameState s

@@ -2,7 +2,7 @@
 """Sampled worlds, in C: the cards a seat cannot see, dealt among their possible holders with
 the probabilities a uniformly random physical deal gives them.
 
-The Python layer (ddz.worlds) works out what the seat knows: the pool of cards it cannot
+The Python layer (ddz.doudizhu.worlds) works out what the seat knows: the pool of cards it cannot
 place, how many of them each holder has now (each other seat, the unseen kitty, and last the
 cards set aside), and for each holder the cards it held at the deal and has since played
 (`played`: a seat's plays, less the kitty cards for the landlord).

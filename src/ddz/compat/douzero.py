@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ddz._core.douzero import DouzeroCore
-from ddz.errors import IllegalMoveError, shorten
+from ddz.base.errors import IllegalMoveError, shorten
 
 __all__ = ["POSITIONS", "Env", "InfoSet", "get_obs"]
 

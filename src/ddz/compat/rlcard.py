@@ -41,9 +41,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ddz._core.rlcard import RlcardCore, cards_text
-from ddz.actions import _rlcard_actions, action_space, rlcard_action_ids
-from ddz.errors import IllegalMoveError, shorten
-from ddz.rules import RLCARD
+from ddz.base.errors import IllegalMoveError, shorten
+from ddz.doudizhu.action_space import _rlcard_actions, action_space, rlcard_action_ids
+from ddz.doudizhu.rules import RLCARD
 
 __all__ = ["DEFAULT_CONFIG", "GAMES", "DoudizhuEnv", "make", "register"]
 

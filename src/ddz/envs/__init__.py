@@ -82,11 +82,11 @@ from __future__ import annotations
 from typing import Any
 
 from ddz import uno
+from ddz.doudizhu.observation import HISTORY
+from ddz.doudizhu.rules import Rules
 from ddz.envs.base import GAMES, Adapter, IllegalAction, UnoReward, agent_name, render_table
 from ddz.envs.doudizhu import PRESETS, DouDizhuAdapter
 from ddz.envs.uno_round import UnoActionSpace, UnoAdapter
-from ddz.game import HISTORY
-from ddz.rules import Rules
 
 __all__ = [
     "GAMES",

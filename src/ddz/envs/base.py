@@ -14,8 +14,8 @@ from typing import Any, Literal, SupportsIndex, TypeAlias, cast
 import numpy as np
 import numpy.typing as npt
 
-from ddz.errors import IllegalMoveError
-from ddz.game import Game
+from ddz.base.errors import IllegalMoveError
+from ddz.doudizhu.game import Game
 from ddz.uno.game import Game as UnoGame
 
 __all__ = [

@@ -7,37 +7,18 @@ from typing import Any
 
 import numpy as np
 
-from ddz import agents, render
-from ddz.actions import ActionSpace, action_space
+from ddz.doudizhu import render
+from ddz.doudizhu.action_space import ActionSpace, action_space
+from ddz.doudizhu.game import Game
+from ddz.doudizhu.observation import HISTORY, observation_bounds
+from ddz.doudizhu.rules import CLASSIC, TWO_PLAYER, UNO_LANDLORD, Rules
 from ddz.envs.base import Adapter, IllegalAction, Vector
-from ddz.game import HISTORY, HISTORY_ENTRY_LAYOUT, Game, observation_layout
-from ddz.rules import CLASSIC, TWO_PLAYER, UNO_LANDLORD, Rules
+from ddz.play import agents
 
 __all__ = ["PRESETS", "DouDizhuAdapter", "observation_bounds"]
 
 PRESETS = {"classic": CLASSIC, "two-player": TWO_PLAYER, "uno-landlord": UNO_LANDLORD}
 """The Dou Dizhu games by name."""
-
-
-def observation_bounds(rules: Rules, history: int) -> tuple[Vector, Vector]:
-    """The lowest and highest value of every entry of ``observation_layout(history)``."""
-    most = max(max(rules.deck.counts(actions=True)), 1)
-    highs = {
-        "hand": most,
-        "played": most,
-        "card_counts": rules.hand_size + rules.kitty_size,
-        "kitty": most,
-        "table": most,
-        "multiplier": 127,  # log2 of the multiplier: an int8 holds it
-        "bombs": 127,
-    }
-    entry = [most] * HISTORY_ENTRY_LAYOUT[0][1] + [1] * HISTORY_ENTRY_LAYOUT[1][1]
-    low: list[int] = []
-    high: list[int] = []
-    for field, width in observation_layout(history):
-        low += [-1 if field == "direction" else 0] * width
-        high += entry * history if field == "history" else [highs.get(field, 1)] * width
-    return np.array(low, dtype=np.int8), np.array(high, dtype=np.int8)
 
 
 class DouDizhuAdapter(Adapter):

@@ -12,7 +12,7 @@ other seats are ddz agents that act inside :meth:`~SingleAgentEnv.reset` and
 
 * ``opponents``: ``"random"`` or ``"greedy"`` for every other seat, or a sequence with one
   entry per other seat in seat order, each an agent name or an agent object (for Dou
-  Dizhu anything with ``act(observation)``, as in ``ddz.agents``; for UNO anything with
+  Dizhu anything with ``act(observation)``, as in ``ddz.play.agents``; for UNO anything with
   ``act(observation, actions)``, as in ``ddz.uno.agents``). Agents made by name are made
   again at every reset, seeded from the game's seed, so ``reset(seed=s)`` replays exactly;
   agent objects are used as they are.

@@ -44,11 +44,11 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from ddz.doudizhu.observation import HISTORY, observation_bounds, observation_size
+from ddz.doudizhu.rules import Rules
 from ddz.envs.base import GAMES
-from ddz.envs.doudizhu import PRESETS, observation_bounds
-from ddz.game import HISTORY, observation_size
-from ddz.rules import Rules
-from ddz.simulation import VectorGame
+from ddz.envs.doudizhu import PRESETS
+from ddz.play.simulation import VectorGame
 
 __all__ = ["DouDizhuVectorEnv", "MaskFormat"]
 

@@ -1,9 +1,11 @@
 """UNO with the Lombardy house rules (RULES.md section 6): a fast, seeded game engine.
 
-The round is stepped in the native core (``ddz._core.uno``); this package holds the cards
-and their notation (``cards``), the rule switches (``rules``), actions (``actions``), one
-round (``game``), a scored match (``match``), agents (``agents``), simulations
-(``simulate``) and the command line (``cli``). docs/uno.md is the manual.
+The round is stepped in the native core (``ddz._core.uno``); this package holds the cards,
+their notation and fixed deals (``cards``), the rule switches (``rules``), actions
+(``actions``), what one player may know (``observation``), the record formats
+(``records``), one round (``game``), its text and SVG views (``render``, ``svg``), a scored
+match (``match``), agents (``agents``), simulations (``simulate``) and many rounds at once
+(``vector``); the command line is ``ddz.cli.uno``. docs/uno.md is the manual.
 
 >>> from ddz import uno
 >>> game = uno.Game(players=2, seed=1, rules=uno.LOMBARDY)
@@ -21,18 +23,11 @@ from ddz.uno.agents import (
     play_round,
     play_turn,
 )
-from ddz.uno.cards import CARDS, COLOURS, DECK, FACES, Card, parse_cards, points
-from ddz.uno.game import (
-    MAX_PLAYERS,
-    OBSERVATION_LAYOUT,
-    OBSERVATION_SIZE,
-    Deal,
-    Game,
-    Observation,
-    PlayoutResult,
-)
+from ddz.uno.cards import CARDS, COLOURS, DECK, FACES, Card, Deal, parse_cards, points
+from ddz.uno.game import Game, PlayoutResult
 from ddz.uno.match import Match, RoundResult
-from ddz.uno.rules import LOMBARDY, PRESETS, STANDARD, Rules
+from ddz.uno.observation import OBSERVATION_LAYOUT, OBSERVATION_SIZE, Observation
+from ddz.uno.rules import LOMBARDY, MAX_PLAYERS, PRESETS, STANDARD, Rules
 from ddz.uno.simulate import AgentStats, simulate
 from ddz.uno.vector import (
     MAX_ROUNDS,

@@ -23,14 +23,14 @@ Action.parse('0: catch 1')
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
 from ddz._core import uno as _core
-from ddz.errors import check_integer, check_text, shorten
+from ddz.base.errors import check_integer, check_text, shorten
 from ddz.uno.cards import CARDS, COLOURS, Card, colour_index
 
 __all__ = [
@@ -41,6 +41,8 @@ __all__ = [
     "ActionSpace",
     "action_at",
     "index_of",
+    "refusal",
+    "resolution_order",
 ]
 
 ActionKind: TypeAlias = Literal["play", "draw", "keep", "uno", "catch", "colour"]
@@ -412,3 +414,53 @@ class ActionSpace:
 
     def __repr__(self) -> str:
         return f"<uno.ActionSpace {self.SIZE} actions, {self.players} players>"
+
+
+# --- why an action is refused; simultaneous actions -----------------------------------------
+
+_REFUSALS = {  # the core's reasons (UnoCore.check), in words
+    2: "the round is over",
+    3: "{action} is not a well-formed action",
+    4: "there is no player {player} in a {players}-player game",
+    5: "player {player} does not hold {card}",
+    6: "it is player {current}'s turn, not player {player}'s",
+    7: "the first card is a Wild: player {current} chooses the colour first (colour red, ...)",
+    8: "player {player} just drew {drawn}: play it or keep it",
+    9: "player {player} faces +{pending}: stack a {pending_card} or draw",
+    10: "no going out on a Wild Draw Four: it cannot be the last card",
+    11: "{card} matches neither the colour ({colour}) nor the face of {top}",
+    12: "player {player} already drew: play the drawn card or keep it",
+    13: "nothing is left to draw: player {player} must play a card",
+    14: "keep follows the draw of a playable card",
+    15: "UNO calls and catches are off in these rules",
+    16: "player {player} has no UNO to call (a player left with one card calls it)",
+    17: "player {target} cannot be caught: only a player on one card who has not called UNO",
+    18: "the colour is chosen only when the first card is a Wild",
+}
+
+
+def refusal(action: Action, reason: int, **table: object) -> str:
+    """Why the core refused ``action`` (its reason code), in words. ``table`` holds the facts
+    the words name: ``players``, ``current``, ``drawn``, ``pending``, ``pending_card`` (the
+    name of the stacking card), ``colour`` and ``top``."""
+    message = _REFUSALS.get(reason, "{action} is not legal now")
+    return message.format(
+        action=action, player=action.player, card=action.card, target=action.target, **table
+    )
+
+
+def resolution_order(
+    intents: Sequence[Action], current: int, direction: int, players: int
+) -> tuple[list[Action], list[Action], list[Action]]:
+    """The order ``Game.resolve`` tries actions taken at the same moment in: the claims (UNO
+    calls first, then catches, nearest to the ``current`` player in turn order first), the
+    out-of-turn plays (nearest first), then the current player's own turn actions."""
+
+    def distance(action: Action) -> int:
+        return ((action.player - current) * direction) % players
+
+    calls = [a for a in intents if a.kind == "uno"]
+    catches = sorted((a for a in intents if a.kind == "catch"), key=distance)
+    jumps = sorted((a for a in intents if a.kind == "play" and a.player != current), key=distance)
+    turn = [a for a in intents if a.player == current and a.kind not in ("uno", "catch")]
+    return [*calls, *catches], jumps, turn

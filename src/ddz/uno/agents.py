@@ -4,7 +4,7 @@ An agent sees only its own :class:`~ddz.uno.Observation` and its own legal actio
 turn it must return one of them; out of turn (a jump-in, a UNO call, a catch) it may return
 None to do nothing. An agent that needs the whole game says so with the class attribute
 ``perfect_information = True`` and is given the :class:`~ddz.uno.Game` in place of the
-observation (as in ``ddz.agents``); :func:`choose` asks either kind. :func:`play_round`
+observation (as in ``ddz.play.agents``); :func:`choose` asks either kind. :func:`play_round`
 asks every player who has a legal action and settles what they want with ``Game.resolve``.
 
 >>> from ddz import uno
@@ -22,8 +22,9 @@ from typing import Protocol
 
 from ddz.uno.actions import Action
 from ddz.uno.cards import COLOURS, Card
-from ddz.uno.game import Game, Observation
+from ddz.uno.game import Game
 from ddz.uno.match import Match
+from ddz.uno.observation import Observation
 
 __all__ = [
     "AGENTS",

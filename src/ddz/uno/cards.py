@@ -21,16 +21,20 @@ Reading is case-insensitive; ``D2``/``D4``-style spellings are not accepted.
 ['R7', 'RR', 'W', 'W+4']
 >>> len(DECK), sum(c.points for c in DECK)
 (108, 1240)
+
+A :class:`Deal` fixes the cards of a round (``Game(deal=...)``) instead of a shuffle.
 """
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from ddz._core import uno as _core
-from ddz.errors import check_integer, check_text, shorten
+from ddz.base.errors import check_integer, check_text, shorten
 
 __all__ = [
     "CARDS",
@@ -39,7 +43,11 @@ __all__ = [
     "FACES",
     "WILD",
     "WILD_DRAW_FOUR",
+    "Arrangement",
     "Card",
+    "CardsLike",
+    "Deal",
+    "cards_text",
     "colour_index",
     "parse_cards",
     "points",
@@ -52,6 +60,7 @@ COLOUR_LETTERS = "RYGB"
 FACES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2", "W", "W+4")
 """Every face, by face index: numbers, Skip, Reverse, Draw Two, Wild, Wild Draw Four."""
 
+_MAX_HANDS = _core.MAX_PLAYERS_  # ddz.uno.rules.MAX_PLAYERS
 _FACE_NAMES = (*(f"{n}" for n in range(10)), "Skip", "Reverse", "Draw Two")
 _CARD_PATTERN = re.compile(r"(W\+4|\+4|W|[RYGB](?:[0-9]|S|R|\+2))", re.IGNORECASE)
 
@@ -174,6 +183,11 @@ def parse_cards(text: str | Iterable[Card | str]) -> list[Card]:
     return cards
 
 
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards in notation, separated by spaces (what :func:`parse_cards` reads back)."""
+    return " ".join(str(card) for card in cards)
+
+
 def _card_from_text(word: str) -> Card:
     if word in ("W+4", "+4"):
         return WILD_DRAW_FOUR
@@ -194,3 +208,77 @@ def colour_index(text: str) -> int:
 def points(cards: Iterable[Card]) -> int:
     """The golf value of some cards."""
     return sum(_core.card_points(card.kind) for card in cards)
+
+
+CardsLike = str | Iterable[Card | str]
+Arrangement = tuple[list[list[int]], list[int], list[int]]
+"""A round's cards as card kinds: the hands, the draw pile (next first), the discard pile
+(bottom first)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Deal:
+    """A fixed deal, for tests and puzzles: ``Game(deal=Deal(...))``.
+
+    ``hands``: each player's cards. ``draw_pile``: the cards to draw, the next one first; the
+    first of them is flipped as the starting card (first-card rules apply, a Wild Draw Four is
+    shuffled back). ``discard_pile``: cards under the starting card, bottom first. The cards
+    named nowhere go, shuffled with the game's seed, under the draw pile (``rest="draw"``) or
+    at the bottom of the discard pile (``rest="discard"``, to test a reshuffle soon).
+
+    >>> deal = Deal(hands=["R7 R7", "G2"], draw_pile="B5", rest="discard")
+    >>> [str(c) for c in deal.hands[0]], deal.draw_pile
+    (['R7', 'R7'], (Card('B5'),))
+    """
+
+    hands: tuple[tuple[Card, ...], ...]
+    draw_pile: tuple[Card, ...] = ()
+    discard_pile: tuple[Card, ...] = ()
+    rest: Literal["draw", "discard"] = "draw"
+
+    def __init__(
+        self,
+        hands: Sequence[CardsLike],
+        draw_pile: CardsLike = (),
+        discard_pile: CardsLike = (),
+        rest: Literal["draw", "discard"] = "draw",
+    ) -> None:
+        if isinstance(hands, (str, bytes)) or not hasattr(hands, "__iter__"):
+            raise TypeError(f"a deal's hands are a sequence of hands, not {shorten(hands)}")
+        hands = list(hands)
+        if not 2 <= len(hands) <= _MAX_HANDS:
+            raise ValueError(f"a deal has 2..{_MAX_HANDS} hands, not {len(hands)}")
+        object.__setattr__(self, "hands", tuple(tuple(parse_cards(h)) for h in hands))
+        object.__setattr__(self, "draw_pile", tuple(parse_cards(draw_pile)))
+        object.__setattr__(self, "discard_pile", tuple(parse_cards(discard_pile)))
+        object.__setattr__(self, "rest", rest)
+        if not isinstance(rest, str) or rest not in ("draw", "discard"):
+            raise ValueError(f"rest is 'draw' or 'discard', not {shorten(rest)}")
+        if not 2 <= len(self.hands) <= _MAX_HANDS:
+            raise ValueError(f"a deal has 2..{_MAX_HANDS} hands, not {len(self.hands)}")
+        if any(not hand for hand in self.hands):
+            raise ValueError("every hand of a deal holds a card")
+        named = collections.Counter(
+            card for part in (*self.hands, self.draw_pile, self.discard_pile) for card in part
+        )
+        in_deck = collections.Counter(DECK)
+        for card, count in named.items():
+            if count > in_deck[card]:
+                raise ValueError(f"the deal holds {count} {card}, the deck {in_deck[card]}")
+
+    def arrange(self, seed: int) -> Arrangement:
+        """The complete arrangement as card kinds: hands, draw pile (next first), discard
+        pile (bottom first), the unnamed cards placed as ``rest`` says."""
+        remaining = collections.Counter(DECK)
+        for part in (*self.hands, self.draw_pile, self.discard_pile):
+            remaining.subtract(part)
+        unnamed = [card.kind for card, count in sorted(remaining.items()) for _ in range(count)]
+        rest = _core.shuffled_kinds(unnamed, seed)
+        hands = [[card.kind for card in hand] for hand in self.hands]
+        draw = [card.kind for card in self.draw_pile]
+        discard = [card.kind for card in self.discard_pile]
+        if self.rest == "draw":
+            draw += rest
+        else:
+            discard = rest + discard
+        return hands, draw, discard

@@ -22,20 +22,16 @@ ddz.errors.IllegalMoveError: player 1 does not hold R9
 
 from __future__ import annotations
 
-import collections
-import dataclasses
-import json
 import random
 import threading
-from collections.abc import Iterable, Sequence
-from typing import Any, Literal, NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from ddz import _records
 from ddz._core import uno as _core
-from ddz.errors import (
+from ddz.base.errors import (
     ActionTypeError,
     IllegalMoveError,
     RecordError,
@@ -44,93 +40,26 @@ from ddz.errors import (
     check_text,
     shorten,
 )
-from ddz.uno.actions import BY_CODE, Action, action_at, index_of
-from ddz.uno.cards import CARDS, COLOURS, DECK, Card, parse_cards
-from ddz.uno.rules import LOMBARDY, Rules
+from ddz.base.protocol import GameBase
+from ddz.base.seats import seat_of
+from ddz.uno import records
+from ddz.uno.actions import (
+    BY_CODE,
+    Action,
+    action_at,
+    index_of,
+    refusal,
+    resolution_order,
+)
+from ddz.uno.cards import CARDS, COLOURS, Arrangement, Card, Deal
+from ddz.uno.observation import OBSERVATION_SIZE, Observation, observe
+from ddz.uno.rules import LOMBARDY, Rules, check_players
 
-__all__ = [
-    "MAX_PLAYERS",
-    "OBSERVATION_LAYOUT",
-    "OBSERVATION_SIZE",
-    "Deal",
-    "Game",
-    "Observation",
-    "PlayoutResult",
-]
+__all__ = ["Game", "PlayoutResult"]
 
-MAX_PLAYERS = 10
 _WRONG_JUMP_IN = _core.WRONG_JUMP_IN_
 _ACTION_OF_CODE = BY_CODE.__getitem__
 _UNO_INDEX = 63  # ddz.uno.actions: the index of the UNO call
-CardsLike = str | Iterable[Card | str]
-
-
-@dataclasses.dataclass(frozen=True)
-class Deal:
-    """A fixed deal, for tests and puzzles: ``Game(deal=Deal(...))``.
-
-    ``hands``: each player's cards. ``draw_pile``: the cards to draw, the next one first; the
-    first of them is flipped as the starting card (first-card rules apply, a Wild Draw Four is
-    shuffled back). ``discard_pile``: cards under the starting card, bottom first. The cards
-    named nowhere go, shuffled with the game's seed, under the draw pile (``rest="draw"``) or
-    at the bottom of the discard pile (``rest="discard"``, to test a reshuffle soon).
-
-    >>> deal = Deal(hands=["R7 R7", "G2"], draw_pile="B5", rest="discard")
-    >>> [str(c) for c in deal.hands[0]], deal.draw_pile
-    (['R7', 'R7'], (Card('B5'),))
-    """
-
-    hands: tuple[tuple[Card, ...], ...]
-    draw_pile: tuple[Card, ...] = ()
-    discard_pile: tuple[Card, ...] = ()
-    rest: Literal["draw", "discard"] = "draw"
-
-    def __init__(
-        self,
-        hands: Sequence[CardsLike],
-        draw_pile: CardsLike = (),
-        discard_pile: CardsLike = (),
-        rest: Literal["draw", "discard"] = "draw",
-    ) -> None:
-        if isinstance(hands, (str, bytes)) or not hasattr(hands, "__iter__"):
-            raise TypeError(f"a deal's hands are a sequence of hands, not {shorten(hands)}")
-        hands = list(hands)
-        if not 2 <= len(hands) <= MAX_PLAYERS:
-            raise ValueError(f"a deal has 2..{MAX_PLAYERS} hands, not {len(hands)}")
-        object.__setattr__(self, "hands", tuple(tuple(parse_cards(h)) for h in hands))
-        object.__setattr__(self, "draw_pile", tuple(parse_cards(draw_pile)))
-        object.__setattr__(self, "discard_pile", tuple(parse_cards(discard_pile)))
-        object.__setattr__(self, "rest", rest)
-        if not isinstance(rest, str) or rest not in ("draw", "discard"):
-            raise ValueError(f"rest is 'draw' or 'discard', not {shorten(rest)}")
-        if not 2 <= len(self.hands) <= MAX_PLAYERS:
-            raise ValueError(f"a deal has 2..{MAX_PLAYERS} hands, not {len(self.hands)}")
-        if any(not hand for hand in self.hands):
-            raise ValueError("every hand of a deal holds a card")
-        named = collections.Counter(
-            card for part in (*self.hands, self.draw_pile, self.discard_pile) for card in part
-        )
-        in_deck = collections.Counter(DECK)
-        for card, count in named.items():
-            if count > in_deck[card]:
-                raise ValueError(f"the deal holds {count} {card}, the deck {in_deck[card]}")
-
-    def arrange(self, seed: int) -> tuple[list[list[int]], list[int], list[int]]:
-        """The complete arrangement as card kinds: hands, draw pile (next first), discard
-        pile (bottom first), the unnamed cards placed as ``rest`` says."""
-        remaining = collections.Counter(DECK)
-        for part in (*self.hands, self.draw_pile, self.discard_pile):
-            remaining.subtract(part)
-        unnamed = [card.kind for card, count in sorted(remaining.items()) for _ in range(count)]
-        rest = _core.shuffled_kinds(unnamed, seed)
-        hands = [[card.kind for card in hand] for hand in self.hands]
-        draw = [card.kind for card in self.draw_pile]
-        discard = [card.kind for card in self.discard_pile]
-        if self.rest == "draw":
-            draw += rest
-        else:
-            discard = rest + discard
-        return hands, draw, discard
 
 
 class PlayoutResult(NamedTuple):
@@ -143,156 +72,7 @@ class PlayoutResult(NamedTuple):
     points: tuple[int, ...]
 
 
-OBSERVATION_LAYOUT: tuple[tuple[str, int], ...] = (
-    ("hand", 54),  # my cards: a count per card kind (13 * colour + face; 52 W, 53 W+4)
-    ("top", 54),  # the top card's kind, one-hot
-    ("colour", 4),  # the colour to match, one-hot (zero while a starting colour is chosen)
-    ("discard", 54),  # the discard pile: a count per kind
-    ("hand_sizes", 10),  # cards per player: me, the next seat, ... (zero beyond the players)
-    ("seats", 10),  # 1 for each seat in the game, in the same relative order
-    ("current", 10),  # whose turn, one-hot, relative
-    ("direction", 1),  # +1 seat order, -1 reversed
-    ("pending", 1),  # stacking: the cards the player to act owes
-    ("pending_kind", 2),  # one-hot: Draw Two stack, Wild Draw Four stack
-    ("drawn", 54),  # the playable card I just drew and may play (zero for everyone else)
-    ("deciding", 1),  # the player to act is deciding whether to play a drawn card
-    ("uno", 10),  # one-hot, relative: the player on one card who has not called UNO
-    ("jump_in", 1),  # the top card may be jumped on
-    ("draw_pile", 1),  # cards left in the draw pile
-)
-"""The fields of ``Observation.encode()``, in order, with their widths. Seats are relative
-to the observing player: index 0 is that player, 1 the next seat in seat order, and so on."""
-
-OBSERVATION_SIZE = sum(width for _, width in OBSERVATION_LAYOUT)
-
-
-@dataclasses.dataclass(frozen=True)
-class Observation:
-    """What one player may know: never another player's cards or the draw pile's order.
-
-    :meth:`encode` turns it into a fixed-size int8 vector (``OBSERVATION_LAYOUT``).
-    """
-
-    player: int
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    top: Card
-    colour: str | None
-    direction: int
-    current_player: int | None
-    pending: int
-    pending_card: Card | None
-    drawn: Card | None
-    deciding: bool
-    uno_player: int | None
-    jump_in_open: bool
-    discard_pile: tuple[Card, ...]
-    draw_pile_size: int
-    winner: int | None
-    is_over: bool
-
-    @property
-    def players(self) -> int:
-        return len(self.hand_sizes)
-
-    def encode(self) -> npt.NDArray[np.int8]:
-        """A fixed-size int8 vector laid out as ``OBSERVATION_LAYOUT`` (``OBSERVATION_SIZE``
-        entries).
-
-        >>> from ddz import uno
-        >>> vector = uno.Game(players=4, seed=3).observation(0).encode()
-        >>> vector.shape, vector.dtype, int(vector[:54].sum())
-        ((267,), dtype('int8'), 7)
-        """
-        seats = self.players
-        vector = np.zeros(OBSERVATION_SIZE, dtype=np.int8)
-        offset = 0
-
-        def put(width: int, values: dict[int, int]) -> None:
-            nonlocal offset
-            for index, value in values.items():
-                vector[offset + index] = value
-            offset += width
-
-        def relative(seat: int | None) -> dict[int, int]:
-            return {} if seat is None else {(seat - self.player) % seats: 1}
-
-        put(54, collections.Counter(card.kind for card in self.hand))
-        put(54, {self.top.kind: 1})
-        put(4, {} if self.colour is None else {COLOURS.index(self.colour): 1})
-        put(54, collections.Counter(card.kind for card in self.discard_pile))
-        put(10, {i: self.hand_sizes[(self.player + i) % seats] for i in range(seats)})
-        put(10, dict.fromkeys(range(seats), 1))
-        put(10, relative(self.current_player))
-        put(1, {0: self.direction})
-        put(1, {0: self.pending})
-        pending_kind = {} if self.pending_card is None else {int(self.pending_card.is_wild): 1}
-        put(2, pending_kind)
-        put(54, {} if self.drawn is None else {self.drawn.kind: 1})
-        put(1, {0: int(self.deciding)})
-        put(10, relative(self.uno_player))
-        put(1, {0: int(self.jump_in_open)})
-        put(1, {0: self.draw_pile_size})
-        return vector
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data (cards in notation) that :meth:`from_dict` reads back."""
-        from ddz.uno.records import observation_to_dict
-
-        return observation_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Observation:
-        """The observation :meth:`to_dict` wrote; ``ddz.errors.RecordError`` names a bad field."""
-        from ddz.uno.records import observation_from_dict
-
-        return observation_from_dict(data)
-
-    def to_json(self) -> str:
-        """This observation as JSON, what a server sends one player (``ddz.uno.records``)."""
-        return json.dumps(self.to_dict())
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Observation:
-        """The observation :meth:`to_json` wrote; ``ddz.errors.RecordError`` if it is not one."""
-        from ddz.uno.records import observation_from_json
-
-        return observation_from_json(text)
-
-    def __str__(self) -> str:
-        """The table as this player sees it (``ddz.uno.render.text``)."""
-        from ddz.uno.render import text  # ddz.uno.render imports this module
-
-        return text(self)
-
-    def _repr_svg_(self) -> str:
-        from ddz.uno.svg import table
-
-        return table(self)
-
-
-_MESSAGES = {
-    2: "the round is over",
-    3: "{action} is not a well-formed action",
-    4: "there is no player {player} in a {players}-player game",
-    5: "player {player} does not hold {card}",
-    6: "it is player {current}'s turn, not player {player}'s",
-    7: "the first card is a Wild: player {current} chooses the colour first (colour red, ...)",
-    8: "player {player} just drew {drawn}: play it or keep it",
-    9: "player {player} faces +{pending}: stack a {pending_card} or draw",
-    10: "no going out on a Wild Draw Four: it cannot be the last card",
-    11: "{card} matches neither the colour ({colour}) nor the face of {top}",
-    12: "player {player} already drew: play the drawn card or keep it",
-    13: "nothing is left to draw: player {player} must play a card",
-    14: "keep follows the draw of a playable card",
-    15: "UNO calls and catches are off in these rules",
-    16: "player {player} has no UNO to call (a player left with one card calls it)",
-    17: "player {target} cannot be caught: only a player on one card who has not called UNO",
-    18: "the colour is chosen only when the first card is a Wild",
-}
-
-
-class Game:
+class Game(GameBase):
     """One round of UNO under ``rules`` (RULES.md section 6; docs/uno.md).
 
     ``Game(players, seed=..., rules=...)`` shuffles with a seeded generator that gives the
@@ -305,8 +85,8 @@ class Game:
     may do now, out-of-turn jump-ins, UNO calls and catches included. :meth:`step` checks an
     action and raises :class:`ddz.IllegalMoveError` (leaving the game unchanged); :meth:`push`
     does not check the rules. Raw core codes go through :meth:`push_code`, :meth:`step_code`
-    and :meth:`legal_codes`. :meth:`resolve` settles actions several players take at the same
-    moment.
+    and :meth:`legal_codes` (a uint64 array, as for Dou Dizhu). :meth:`resolve` settles
+    actions several players take at the same moment.
 
     One game may be used from several threads: :meth:`step` checks and applies in one core
     call, and a lock serialises steps, undos and resolutions with each other; the unchecked
@@ -314,6 +94,8 @@ class Game:
     (atomic each, never outside the state). ``copy.copy``, ``copy.deepcopy`` and ``pickle``
     give independent games in the same state.
     """
+
+    _core: _core.UnoCore
 
     def __init__(
         self,
@@ -346,7 +128,7 @@ class Game:
         self.seed = seed
         self.dealer = dealer
         self.deal = deal
-        self._arrangement: tuple[list[list[int]], list[int], list[int]] | None = None
+        self._arrangement: Arrangement | None = None
         if deal is None:
             self._core = _core.UnoCore.seeded(rules.core_flags, players, dealer, seed)
         else:
@@ -484,10 +266,6 @@ class Game:
         seat = self._seat(player)
         return [action for action in actions if action.player == seat]
 
-    def legal_codes(self) -> list[int]:
-        """The core codes of :meth:`legal_actions`, for fast loops with :meth:`push_code`."""
-        return self._core.legal_codes()
-
     def legal_indices(self, player: int | None = None) -> list[int]:
         """The action indices (``ddz.uno.ActionSpace``) of ``player``'s legal actions
         (default: the player to act), sorted; what :meth:`step` and :meth:`push` take as an
@@ -573,8 +351,6 @@ class Game:
     def _parse_for(self, action: Action | str, player: object) -> Action:
         if player is None:
             return self.parse_action(action)
-        from ddz.records import seat_of
-
         try:
             seat = seat_of(self.players, player)
         except TypeError as error:
@@ -663,22 +439,12 @@ class Game:
         current = self.current_player
         if current is None:
             return []
-        direction, seats = self.direction, self.players
-
-        def distance(action: Action) -> int:
-            return ((action.player - current) * direction) % seats
-
-        calls = [a for a in parsed if a.kind == "uno"]
-        catches = sorted((a for a in parsed if a.kind == "catch"), key=distance)
-        jumps = sorted(
-            (a for a in parsed if a.kind == "play" and a.player != current), key=distance
-        )
-        turn = [a for a in parsed if a.player == current and a.kind not in ("uno", "catch")]
+        claims, jumps, turn = resolution_order(parsed, current, self.direction, self.players)
         taken: list[Action] = []
         # Each is checked and taken in one core call (a call, a catch and the turn action
         # are never wrong jump-ins, so "taken" is reason 0 for them).
         step = self._core.step_checked
-        for action in (*calls, *catches):
+        for action in claims:
             if step(action.code) == 0:
                 taken.append(action)
         for action in jumps:
@@ -698,11 +464,6 @@ class Game:
             core = self._core.copy()
         return Game._restore(self.rules, self.seed, self.dealer, self.deal, self._arrangement, core)
 
-    __copy__ = copy
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        return self.copy()
-
     def __reduce__(self) -> tuple[Any, ...]:
         with self._lock:
             core = self._core.copy()
@@ -717,7 +478,7 @@ class Game:
         seed: int,
         dealer: int,
         deal: Deal | None,
-        arrangement: tuple[list[list[int]], list[int], list[int]] | None,
+        arrangement: Arrangement | None,
         core: Any,
     ) -> Game:
         other = object.__new__(Game)
@@ -749,28 +510,7 @@ class Game:
         """What ``player`` may know now: their cards, everyone's card counts, the discard
         pile, whose turn, the penalty, UNO and jump-in windows; never another player's cards
         or the order of the draw pile."""
-        player = self._seat(player)
-        core = self._core
-        drawn = self.drawn
-        return Observation(
-            player=player,
-            hand=self.hand(player),
-            hand_sizes=tuple(core.sizes),
-            top=CARDS[core.top],
-            colour=self.colour,
-            direction=int(core.direction),
-            current_player=self.current_player,
-            pending=int(core.pending),
-            pending_card=self.pending_card,
-            drawn=drawn if player == self.current_player else None,
-            deciding=drawn is not None,
-            uno_player=self.uno_player,
-            jump_in_open=core.jump_seat >= 0,
-            discard_pile=self.discard_pile,
-            draw_pile_size=int(core.draw_size),
-            winner=self.winner,
-            is_over=self.is_over,
-        )
+        return observe(self, self._seat(player))
 
     def observation_vector(
         self, player: int, *, out: npt.NDArray[np.int8] | None = None
@@ -795,17 +535,6 @@ class Game:
             raise ValueError("out is a writable, contiguous, one-dimensional int8 array")
         self._core.observation_into(player, out)
         return out
-
-    def state_bytes(self) -> bytes:
-        """The core state as bytes: two games with equal bytes are in the same state."""
-        return bytes(self._core.state_bytes())
-
-    @property
-    def key(self) -> int:
-        """The state key: a 64-bit integer, equal for equal states and, with near certainty,
-        different for different ones, kept up to date on every push and undo (Zobrist
-        hashing of the hands and piles; ``docs/positions.md``, "The state key")."""
-        return int(self._core.key)
 
     def __repr__(self) -> str:
         if self.is_over:
@@ -832,35 +561,12 @@ class Game:
     def view(self, seat: int) -> dict[str, Any]:
         """The round as ``seat`` may see it, JSON-ready: the public record, the seat's hand
         and the discard pile; no seed, no deal (``ddz.uno.records.view``)."""
-        from ddz.uno.records import view
+        return records.view(self, seat)
 
-        return view(self, seat)
-
-    def to_json(self, *, seat: int | None = None) -> str:
-        """The round as JSON: players, rules, seed, dealer, the deal when one was given (as
-        the complete arrangement) and every action; :meth:`from_json` replays it exactly.
-        With ``seat``: :meth:`view` as JSON, what a server sends that seat."""
-        if seat is not None:
-            return json.dumps(self.view(seat))
-        arrangement: dict[str, Any] | None = None
-        if self._arrangement is not None:
-            hands, draw, discard = self._arrangement
-            arrangement = {
-                "hands": [_text(kinds) for kinds in hands],
-                "draw_pile": _text(draw),
-                "discard_pile": _text(discard),
-            }
-        return json.dumps(
-            {
-                "format": "ddz-uno-game/1",
-                "players": self.players,
-                "rules": self.rules.to_dict(),
-                "seed": self.seed,
-                "dealer": self.dealer,
-                "deal": arrangement,
-                "actions": [str(action) for action in self.history],
-            }
-        )
+    def _record(self) -> dict[str, Any]:
+        """The JSON record (``to_json``): players, rules, seed, dealer, the deal when one was
+        given (as the complete arrangement) and every action; :meth:`from_json` replays it."""
+        return records.game_json(self, self._arrangement)
 
     @classmethod
     def from_json(cls, text: str) -> Game:
@@ -868,9 +574,17 @@ class Game:
         record (not JSON, a missing or mistyped field, an action that does not read or is not
         legal) raises :class:`ddz.errors.RecordError` naming the field and the action number
         (counted from 1)."""
-        data = _records.load_json(text, "ddz-uno-game/1", "a ddz UNO game record")
-        game = _start_round(data, "dealer")
-        for number, action in enumerate(_records.strings(data, "actions"), start=1):
+        return cls._replay(records.read_json(text))
+
+    @classmethod
+    def _replay(cls, record: records.RoundRecord) -> Game:
+        """The round a record describes, its actions stepped one by one."""
+        try:
+            game = cls(record.players, seed=record.seed, rules=record.rules,
+                       dealer=record.dealer, deal=record.deal)  # fmt: skip
+        except (TypeError, ValueError) as error:
+            raise RecordError(str(error), field="deal") from None
+        for number, action in enumerate(record.actions, start=1):
             try:
                 game.step(action)
             except ValueError as error:
@@ -913,76 +627,12 @@ class Game:
             raise IllegalMoveError(str(error)) from None
 
     def _explain(self, action: Action, reason: int) -> str:
-        pending_card = self.pending_card
-        message = _MESSAGES.get(reason, "{action} is not legal now")
-        return message.format(
-            action=action,
-            player=action.player,
-            players=self.players,
-            card=action.card,
-            current=self.current_player,
-            drawn=self.drawn,
-            pending=self.pending,
-            pending_card="Draw Two" if pending_card == CARDS[12] else "Wild Draw Four",
-            colour=self.colour,
-            top=self.top,
-            target=action.target,
-        )
-
-
-def check_players(players: object) -> int:
-    """A number of UNO players, checked: an integer 2..10 (numpy integers too)."""
-    if isinstance(players, bool) or not hasattr(type(players), "__index__"):
-        raise TypeError(f"UNO is for 2..{MAX_PLAYERS} players, not {shorten(players)}")
-    number = check_integer(players, "players")
-    if not 2 <= number <= MAX_PLAYERS:
-        raise ValueError(f"UNO is for 2..{MAX_PLAYERS} players, not {number}")
-    return number
+        stacked = "Draw Two" if self.pending_card == CARDS[12] else "Wild Draw Four"
+        return refusal(action, reason, players=self.players, current=self.current_player,
+                       drawn=self.drawn, pending=self.pending, pending_card=stacked,
+                       colour=self.colour, top=self.top)  # fmt: skip
 
 
 def is_index(action: object) -> bool:
     """Is action an action index (an ``int`` or numpy integer, not a ``bool``)?"""
     return isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
-
-
-def _start_round(data: dict[str, Any], dealer_field: str) -> Game:
-    """The round a record's header describes (players, seed, rules, dealer, deal), each field
-    checked; RecordError names the first bad one."""
-    players = _records.field(data, "players", int)
-    seed = _records.field(data, "seed", int)
-    dealer = _records.field(data, dealer_field, int)
-    rules_data = _records.field(data, "rules", dict)
-    try:
-        rules = Rules.from_dict(rules_data)
-    except (TypeError, ValueError) as error:
-        raise RecordError(str(error), field="rules") from None
-    deal = None
-    deal_data = _records.field(data, "deal", (dict, type(None))) if "deal" in data else None
-    if deal_data is not None:
-        try:
-            deal = Deal(
-                _records.field(deal_data, "hands", list),
-                _records.field(deal_data, "draw_pile", str),
-                _records.field(deal_data, "discard_pile", str),
-            )
-        except RecordError as error:
-            raise RecordError(f"{error}", field="deal") from None
-        except (TypeError, ValueError) as error:
-            raise RecordError(str(error), field="deal") from None
-    for name, check in (
-        ("players", check_players),
-        ("seed", check_seed),
-        (dealer_field, lambda value: check_integer(value, dealer_field, 0, players - 1)),
-    ):
-        try:
-            check(data[name])
-        except (TypeError, ValueError) as error:
-            raise RecordError(str(error), field=name) from None
-    try:
-        return Game(players, seed=seed, rules=rules, dealer=dealer, deal=deal)
-    except (TypeError, ValueError) as error:
-        raise RecordError(str(error), field="deal") from None
-
-
-def _text(kinds: Sequence[int]) -> str:
-    return " ".join(str(CARDS[kind]) for kind in kinds)

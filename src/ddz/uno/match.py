@@ -26,11 +26,11 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from ddz import _records
-from ddz.errors import IllegalMoveError, RecordError, check_integer, check_seed, shorten
+from ddz.base import fields as _records
+from ddz.base.errors import IllegalMoveError, RecordError, check_integer, check_seed, shorten
 from ddz.uno.actions import Action
-from ddz.uno.game import Game, check_players
-from ddz.uno.rules import LOMBARDY, Rules
+from ddz.uno.game import Game
+from ddz.uno.rules import LOMBARDY, Rules, check_players
 
 __all__ = ["Match", "RoundResult", "round_seed"]
 

@@ -1,9 +1,12 @@
-"""What a UNO server sends one player: per-seat views of a round and observations as JSON.
+"""UNO's record formats: a round's JSON record (``ddz-uno-game/1``), read into a
+:class:`RoundRecord` value that ``Game.from_json`` replays, and the per-seat view a server
+sends one player (``ddz-uno-view/1``).
 
 :func:`view` is the round's public record (players, rules, dealer, every action: a draw
 says who drew, never the card) with the seat's own hand and the discard pile, and without
 the seed or a fixed deal (either would show every hand). Observations go to and from
-JSON-ready dicts with cards in the UNO notation (``R7``, ``B+2``, ``W+4``).
+JSON-ready dicts in ``ddz.uno.observation`` (re-exported here). Nothing here imports the
+``Game`` class at run time: a record is a value, and the game replays it.
 
 >>> from ddz import uno
 >>> game = uno.Game(players=3, seed=14)
@@ -11,6 +14,8 @@ JSON-ready dicts with cards in the UNO notation (``R7``, ``B+2``, ``W+4``).
 >>> seen = game.view(1)
 >>> seen["hand"] == " ".join(str(card) for card in game.hand(1)), seen["actions"]
 (True, ['0: play B6'])
+>>> read_json(game.to_json()).actions
+('0: play B6',)
 >>> uno.Observation.from_json(game.observation(1).to_json()) == game.observation(1)
 True
 """
@@ -18,35 +23,54 @@ True
 from __future__ import annotations
 
 import dataclasses
-import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ddz import _records
-from ddz.errors import RecordError, shorten
-from ddz.records import seat_of
-from ddz.uno.cards import COLOURS, Card, parse_cards
-from ddz.uno.game import Game, Observation
+from ddz.base import fields as _records
+from ddz.base.errors import RecordError, check_integer, check_seed
+from ddz.base.seats import seat_of
+from ddz.uno.cards import CARDS, Arrangement, Deal, cards_text
+from ddz.uno.observation import (
+    OBSERVATION_FORMAT,
+    observation_from_dict,
+    observation_from_json,
+    observation_to_dict,
+    observation_to_json,
+)
+from ddz.uno.rules import Rules, check_players
+
+if TYPE_CHECKING:  # the records take a game; the game module imports this one
+    from ddz.uno.game import Game
 
 __all__ = [
+    "GAME_FORMAT",
     "OBSERVATION_FORMAT",
     "VIEW_FORMAT",
+    "RoundRecord",
+    "game_json",
     "observation_from_dict",
+    "observation_from_json",
     "observation_to_dict",
+    "observation_to_json",
+    "read_json",
     "view",
 ]
 
+GAME_FORMAT = "ddz-uno-game/1"
 VIEW_FORMAT = "ddz-uno-view/1"
-OBSERVATION_FORMAT = "ddz-uno-observation/1"
-
-_CARD_FIELDS = ("top", "pending_card", "drawn")
-_PILE_FIELDS = ("hand", "discard_pile")
-_SEAT_FIELDS = ("current_player", "uno_player", "winner")
-_INT_FIELDS = ("direction", "pending", "draw_pile_size")
-_BOOL_FIELDS = ("deciding", "jump_in_open", "is_over")
 
 
-def _cards_text(cards: tuple[Card, ...]) -> str:
-    return " ".join(str(card) for card in cards)
+@dataclasses.dataclass(frozen=True)
+class RoundRecord:
+    """A round's record as read (checked field by field), before ``Game`` replays it: how
+    the round starts and its actions in order."""
+
+    players: int
+    rules: Rules
+    seed: int
+    dealer: int
+    deal: Deal | None
+    """The complete arrangement of a round with a fixed deal; None for a shuffled one."""
+    actions: tuple[str, ...]
 
 
 def view(game: Game, seat: int) -> dict[str, Any]:
@@ -61,98 +85,75 @@ def view(game: Game, seat: int) -> dict[str, Any]:
         "rules": game.rules.to_dict(),
         "dealer": game.dealer,
         "actions": [str(action) for action in game.history],
-        "hand": _cards_text(game.hand(seat)),
-        "discard_pile": _cards_text(game.discard_pile),
+        "hand": cards_text(game.hand(seat)),
+        "discard_pile": cards_text(game.discard_pile),
     }
 
 
-def observation_to_dict(observation: Observation) -> dict[str, Any]:
-    """An observation as JSON-ready data: one card as its text, several as texts separated
-    by spaces, ``None`` as ``null``."""
-    data: dict[str, Any] = {"format": OBSERVATION_FORMAT}
-    for field in dataclasses.fields(observation):
-        value = getattr(observation, field.name)
-        if isinstance(value, Card):
-            value = str(value)
-        elif field.name in _PILE_FIELDS:
-            value = _cards_text(value)
-        elif isinstance(value, tuple):
-            value = list(value)
-        data[field.name] = value
-    return data
+def game_json(game: Game, arrangement: Arrangement | None) -> dict[str, Any]:
+    """The round's JSON record as data (``Game.to_json``): players, rules, seed, dealer, the
+    deal when one was given (as its complete ``arrangement``) and every action."""
+    deal: dict[str, Any] | None = None
+    if arrangement is not None:
+        hands, draw, discard = arrangement
+        deal = {
+            "hands": [_kinds_text(kinds) for kinds in hands],
+            "draw_pile": _kinds_text(draw),
+            "discard_pile": _kinds_text(discard),
+        }
+    return {
+        "format": GAME_FORMAT,
+        "players": game.players,
+        "rules": game.rules.to_dict(),
+        "seed": game.seed,
+        "dealer": game.dealer,
+        "deal": deal,
+        "actions": [str(action) for action in game.history],
+    }
 
 
-def observation_from_dict(data: object) -> Observation:
-    """The observation :func:`observation_to_dict` wrote; :class:`ddz.errors.RecordError`
-    (naming the field) for data that is not one."""
-    if not isinstance(data, dict) or data.get("format") != OBSERVATION_FORMAT:
-        raise RecordError(
-            f"not a ddz UNO observation (format {OBSERVATION_FORMAT})", field="format"
-        )
-    fields = {field.name for field in dataclasses.fields(Observation)}
-    unknown = sorted(set(data) - fields - {"format"})
-    if unknown:
-        raise RecordError(f"unknown field {shorten(unknown[0])}", field=str(unknown[0]))
-    missing = sorted(fields - set(data))
-    if missing:
-        raise RecordError("missing", field=missing[0])
-    sizes = data["hand_sizes"]
-    if not isinstance(sizes, list) or not all(
-        isinstance(size, int) and not isinstance(size, bool) and size >= 0 for size in sizes
+def read_json(text: object) -> RoundRecord:
+    """The record :func:`game_json` wrote, checked field by field (players, seed, rules,
+    dealer, deal, then the actions); :class:`ddz.errors.RecordError` names the first bad
+    one."""
+    data = _records.load_json(text, GAME_FORMAT, "a ddz UNO game record")
+    players = _records.field(data, "players", int)
+    seed = _records.field(data, "seed", int)
+    dealer = _records.field(data, "dealer", int)
+    rules_data = _records.field(data, "rules", dict)
+    try:
+        rules = Rules.from_dict(rules_data)
+    except (TypeError, ValueError) as error:
+        raise RecordError(str(error), field="rules") from None
+    deal = None
+    deal_data = _records.field(data, "deal", (dict, type(None))) if "deal" in data else None
+    if deal_data is not None:
+        try:
+            deal = Deal(
+                _records.field(deal_data, "hands", list),
+                _records.field(deal_data, "draw_pile", str),
+                _records.field(deal_data, "discard_pile", str),
+            )
+        except RecordError as error:
+            raise RecordError(f"{error}", field="deal") from None
+        except (TypeError, ValueError) as error:
+            raise RecordError(str(error), field="deal") from None
+    for name, check in (
+        ("players", check_players),
+        ("seed", check_seed),
+        ("dealer", lambda value: check_integer(value, "dealer", 0, players - 1)),
     ):
-        raise RecordError(f"a list of card counts, not {shorten(sizes)}", field="hand_sizes")
-    values: dict[str, Any] = {"hand_sizes": tuple(sizes)}
-    seats = len(sizes)
-    for name in ("player", *_SEAT_FIELDS):
-        value = data[name]
-        if value is None and name != "player":
-            values[name] = None
-            continue
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
-            raise RecordError(f"a seat 0..{seats - 1}, not {shorten(value)}", field=name)
-        values[name] = value
-    for name in _INT_FIELDS:
-        value = data[name]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RecordError(f"an integer, not {shorten(value)}", field=name)
-        values[name] = value
-    for name in _BOOL_FIELDS:
-        if not isinstance(data[name], bool):
-            raise RecordError(f"true or false, not {shorten(data[name])}", field=name)
-        values[name] = data[name]
-    colour = data["colour"]
-    if colour is not None and colour not in COLOURS:
+        try:
+            check(data[name])
+        except (TypeError, ValueError) as error:
+            raise RecordError(str(error), field=name) from None
+    if deal is not None and len(deal.hands) != players:  # as Game refuses it
         raise RecordError(
-            f"one of {', '.join(COLOURS)} or null, not {shorten(colour)}", field="colour"
+            f"the deal has {len(deal.hands)} hands for {players} players", field="deal"
         )
-    values["colour"] = colour
-    for name in _CARD_FIELDS:
-        text = data[name]
-        if text is None and name != "top":
-            values[name] = None
-            continue
-        if not isinstance(text, str):
-            raise RecordError(f"a card in notation, not {shorten(text)}", field=name)
-        try:
-            values[name] = Card.parse(text)
-        except ValueError as error:
-            raise RecordError(str(error), field=name) from None
-    for name in _PILE_FIELDS:
-        text = data[name]
-        if not isinstance(text, str):
-            raise RecordError(f"cards in notation, not {shorten(text)}", field=name)
-        try:
-            values[name] = tuple(parse_cards(text))
-        except ValueError as error:
-            raise RecordError(str(error), field=name) from None
-    return Observation(**values)
+    actions = tuple(_records.strings(data, "actions"))
+    return RoundRecord(players, rules, seed, dealer, deal, actions)
 
 
-def observation_to_json(observation: Observation) -> str:
-    return json.dumps(observation_to_dict(observation))
-
-
-def observation_from_json(text: str | bytes) -> Observation:
-    """The observation ``observation_to_json`` wrote; RecordError for anything else (not
-    text, not JSON, too long, nested too deeply, a field at fault)."""
-    return observation_from_dict(_records.load_object(text, "a ddz UNO observation"))
+def _kinds_text(kinds: list[int]) -> str:
+    return cards_text(CARDS[kind] for kind in kinds)

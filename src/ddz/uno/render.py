@@ -26,7 +26,8 @@ from collections.abc import Sequence
 
 from ddz.uno.actions import Action
 from ddz.uno.cards import Card
-from ddz.uno.game import Game, Observation
+from ddz.uno.game import Game
+from ddz.uno.observation import Observation
 from ddz.uno.rules import PRESETS, Rules
 
 __all__ = ["narrate", "rules_name", "text"]

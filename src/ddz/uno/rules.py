@@ -1,4 +1,4 @@
-"""The UNO house rules as switches, and the two presets.
+"""The UNO house rules as switches, the two presets, and how many may play.
 
 >>> from ddz.uno import LOMBARDY, STANDARD
 >>> LOMBARDY.stacking, LOMBARDY.jump_in, LOMBARDY.target_score
@@ -23,12 +23,25 @@ from typing import Any
 import numpy as np
 
 from ddz._core import uno as _core
-from ddz.errors import check_integer, shorten
+from ddz.base.errors import check_integer, shorten
 
-__all__ = ["LOMBARDY", "MAX_TARGET_SCORE", "STANDARD", "Rules"]
+__all__ = ["LOMBARDY", "MAX_PLAYERS", "MAX_TARGET_SCORE", "STANDARD", "Rules", "check_players"]
+
+MAX_PLAYERS: int = _core.MAX_PLAYERS_
+"""The most players a round seats (10); the fewest is 2."""
 
 MAX_TARGET_SCORE = 1_000_000
 """The highest target score a match plays to."""
+
+
+def check_players(players: object) -> int:
+    """A number of UNO players, checked: an integer 2..10 (numpy integers too)."""
+    if isinstance(players, bool) or not hasattr(type(players), "__index__"):
+        raise TypeError(f"UNO is for 2..{MAX_PLAYERS} players, not {shorten(players)}")
+    number = check_integer(players, "players")
+    if not 2 <= number <= MAX_PLAYERS:
+        raise ValueError(f"UNO is for 2..{MAX_PLAYERS} players, not {number}")
+    return number
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,11 +11,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ddz.errors import check_integer, check_seed, shorten
+from ddz.base.errors import check_integer, check_seed, shorten
 from ddz.uno.agents import Agent, make_agent, play_turn
-from ddz.uno.game import check_players
 from ddz.uno.match import Match, round_seed
-from ddz.uno.rules import LOMBARDY, Rules
+from ddz.uno.rules import LOMBARDY, Rules, check_players
 
 __all__ = ["AgentStats", "simulate"]
 

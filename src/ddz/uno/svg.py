@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ddz.svg import (
+from ddz.base.svgkit import (
     back,
     backs,
     document,
@@ -35,7 +35,8 @@ from ddz.svg import (
 )
 from ddz.uno.actions import Action
 from ddz.uno.cards import Card
-from ddz.uno.game import Game, Observation
+from ddz.uno.game import Game
+from ddz.uno.observation import Observation
 from ddz.uno.render import narrate, rules_name
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "action", "card", "card_document", "hand", "table"]

@@ -23,20 +23,19 @@ UNO calls, catches) and the pass are left out. Rounds still play to their end.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from ddz._core import uno as _core
-from ddz.errors import check_integer, check_seed, shorten
-from ddz.simulation import ArrayResult, CoreVector
+from ddz.base.errors import check_integer, check_seed, shorten
+from ddz.base.fanout import ArrayResult, CoreVector, run_split
 from ddz.uno.actions import ActionSpace
-from ddz.uno.game import OBSERVATION_SIZE, Game, check_players
-from ddz.uno.rules import LOMBARDY, Rules
+from ddz.uno.game import Game
+from ddz.uno.observation import OBSERVATION_SIZE
+from ddz.uno.rules import LOMBARDY, Rules, check_players
 
 __all__ = [
     "MAX_ROUNDS",
@@ -254,7 +253,6 @@ def simulate_rounds(
     blocked = np.zeros(n, dtype=np.bool_)
     lengths = np.zeros(n, dtype=np.int64)
     points = np.zeros((n, players), dtype=np.int64)
-    bounds = np.linspace(0, n, threads + 1).astype(int)
 
     def run(start: int, stop: int) -> None:
         _core.simulate_rounds_(
@@ -272,12 +270,7 @@ def simulate_rounds(
             points,
         )
 
-    if threads == 1:
-        run(0, n)
-    else:
-        with ThreadPoolExecutor(threads) as pool:
-            for future in [pool.submit(run, a, b) for a, b in itertools.pairwise(bounds)]:
-                future.result()
+    run_split(n, threads, run)
     return RoundsResult(winners, blocked, lengths, points)
 
 
@@ -295,7 +288,7 @@ def check_vector(
     every step their legal-action masks (over ``ddz.uno.ActionSpace``), observations,
     players to act, state keys, rewards and round ends must be equal. Raises AssertionError
     naming the first difference; returns the number of rounds that ran to their end
-    (``ddz.testing.check_env`` for UNO).
+    (``ddz.play.testing.check_env`` for UNO).
 
     >>> check_vector(2, games=8, steps=400, seed=1)
     3

@@ -33,7 +33,7 @@ import urllib.parse
 from importlib import resources
 from typing import Any
 
-from ddz.agents import AGENTS
+from ddz.play.agents import AGENTS
 from ddz.uno.agents import AGENTS as UNO_AGENTS
 from ddz.web.sessions import GAMES, RequestError, SessionNotFound, Store
 

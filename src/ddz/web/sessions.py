@@ -28,12 +28,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import ddz
-import ddz.records
-import ddz.svg
-from ddz import render, uno
-from ddz.agents import AGENTS, choose, make_agent
-from ddz.errors import IllegalMoveError, shorten
-from ddz.rules import PRESETS
+import ddz.doudizhu.records
+import ddz.doudizhu.svg
+from ddz import uno
+from ddz.base.errors import IllegalMoveError, shorten
+from ddz.doudizhu import render
+from ddz.doudizhu.rebuild import game_from_view
+from ddz.doudizhu.rules import PRESETS
+from ddz.play.agents import AGENTS, choose, make_agent
 from ddz.uno import records as uno_records
 from ddz.uno import render as uno_render
 from ddz.uno import svg as uno_svg
@@ -209,7 +211,7 @@ class DouDizhuGame(Session):
             "phase": game.phase,
             "turn": game.current_player,
             "legal": legal,
-            "svg": ddz.svg.table(seen),
+            "svg": ddz.doudizhu.svg.table(seen),
             "text": render.text(seen),
             **_log(self.intro, self.log),
             "over": game.is_over,
@@ -378,8 +380,8 @@ def read_record(text: str) -> tuple[ddz.Game | uno.Game, int | None]:
             kind = data.get("format") if isinstance(data, dict) else None
             if kind == "ddz-uno-game/1":
                 return uno.Game.from_json(stripped), None
-            if kind == ddz.records.VIEW_FORMAT:
-                return ddz.records.game_from_view(data), data["seat"]
+            if kind == ddz.doudizhu.records.VIEW_FORMAT:
+                return game_from_view(data), data["seat"]
             if kind == uno_records.VIEW_FORMAT:
                 raise RequestError(
                     f"this is player {shorten(data.get('seat'))}'s view of an UNO round "
@@ -428,7 +430,7 @@ class Replay(Session):
             svg, text, kind = uno_svg.table(game), uno_render.text(game), "uno"
         else:
             seen = render.view(game, seat=self.seat)
-            svg, text, kind = ddz.svg.table(seen), render.text(seen), "doudizhu"
+            svg, text, kind = ddz.doudizhu.svg.table(seen), render.text(seen), "doudizhu"
         return {
             "id": self.id,
             "kind": kind,

@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ddz._core import moves as _moves
-from ddz.cards import SYMBOLS, Cards, CardsLike
-from ddz.errors import check_text, shorten
-from ddz.moves import Move, MoveType
-from ddz.rules import CLASSIC, ENDGAME, PRESETS, Bidding, Rules
+from ddz.base.errors import check_text, shorten
+from ddz.doudizhu.cards import SYMBOLS, Cards, CardsLike
+from ddz.doudizhu.moves import Move, MoveType
+from ddz.doudizhu.rules import CLASSIC, ENDGAME, PRESETS, Bidding, Rules
 
 if TYPE_CHECKING:
-    from ddz.game import Game
+    from ddz.doudizhu.game import Game
 
 __all__ = ["Position"]
 
@@ -277,7 +277,7 @@ class Position:
 
     def game(self) -> Game:
         """A new :class:`ddz.Game` at this position."""
-        from ddz.game import Game  # game imports this module
+        from ddz.doudizhu.game import Game  # game imports this module
 
         return Game._at_position(self)
 

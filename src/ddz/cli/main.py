@@ -9,16 +9,16 @@
     games through the Python loop.
 ``simulate [--games N] [--agents random,greedy] [--seed S] [--rules NAME]``
     an arena: the agents play the same deals from every seat; WP and ADP per agent (agents:
-    random, greedy, and the search agents pimc and solver, ``ddz.search_agents``).
+    random, greedy, and the search agents pimc and solver, ``ddz.play.search_agents``).
 ``play [--seat 0] [--agents greedy,greedy] [--seed S] [--rules NAME]``
     play a game in the terminal against agents.
 ``perft [--seed S] [--first-player P] [--actions A,B] [--record FILE] --depth D [--divide]``
-    the number of game-tree nodes at each depth below a position (``ddz.perft``).
+    the number of game-tree nodes at each depth below a position (``ddz.doudizhu.perft``).
 ``uno simulate ...``, ``uno play ...``
-    UNO with the Lombardy house rules (``ddz.uno.cli``).
+    UNO with the Lombardy house rules (``ddz.cli.uno``).
 ``solve POSITION [--analyse] [--score] [--play] [--time-limit S] ...``
     the exact solver on a position in its text form: verdict, best move, line
-    (``ddz.solver_cli``).
+    (``ddz.cli.solve``).
 ``serve [--port 8000] [--host 127.0.0.1]``
     a local web page to play any game against agents and to replay records (``ddz.web``).
 
@@ -35,25 +35,23 @@ import random
 import statistics
 import sys
 import time
-import typing
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
 import numpy as np
 
 import ddz
-from ddz import batch, solver_cli
-from ddz.agents import AGENTS, choose, make_agent
-from ddz.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
-from ddz.errors import MAX_RECORD, shorten
-from ddz.prompt import ask_move
-from ddz.render import grouped as _grouped
-from ddz.render import text as _table
-from ddz.rules import PRESETS
+from ddz.base.clikit import SEED, Parser, integer, run
+from ddz.base.errors import MAX_RECORD
+from ddz.cli import solve as solver_cli
+from ddz.cli.prompt import ask_move
+from ddz.doudizhu import batch
+from ddz.doudizhu.render import grouped as _grouped
+from ddz.doudizhu.render import text as _table
+from ddz.doudizhu.rules import PRESETS
+from ddz.play.agents import AGENTS, choose, make_agent
+from ddz.play.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
 
-INTERRUPTED = 130
-"""The exit status after Ctrl-C (128 + SIGINT, what shells report)."""
-SEED_LIMIT = 1 << 64
 MAX_GAMES = 10**8
 """The most games one ``simulate`` plays: its per-deal results are held in memory (a few
 hundred megabytes at this bound)."""
@@ -112,8 +110,8 @@ def _bench(args: argparse.Namespace) -> int:
         ("leads, batch", lambda: batch.legal_moves_batch(mask_array, rules=rules)),
     ]
     print(f"{args.positions} random hands, {args.rules} rules, median of {args.repeats} runs")
-    for name, run in runs:
-        rate = _median_rate(len(hands), run, args.repeats)
+    for name, timed in runs:
+        rate = _median_rate(len(hands), timed, args.repeats)
         print(f"  {name:<24} {rate:>12,.0f} hands/s")
     if args.games > 0:
         try:
@@ -369,7 +367,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _perft(args: argparse.Namespace) -> int:
-    from ddz.perft import divide, perft
+    from ddz.doudizhu.perft import divide, perft
 
     if args.record is not None:
         try:
@@ -418,34 +416,6 @@ def _perft(args: argparse.Namespace) -> int:
 
 def _actions(text: str) -> list[str]:
     return [action.strip() for action in text.split(",") if action.strip()]
-
-
-class Parser(argparse.ArgumentParser):
-    """Argument errors in one line on stderr (the usage is one ``--help`` away)."""
-
-    def error(self, message: str) -> typing.NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def integer(low: int, high: int | None = None, *, bounds: str = "") -> Callable[[str], int]:
-    """An argparse type: an integer in ``low..high`` (no upper bound when None); ``bounds``
-    writes the range in the error message."""
-    bounds = bounds or (f"{low}..{high}" if high is not None else f"{low} or more")
-
-    def read(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{shorten(text)} is not an integer") from None
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"must be {bounds}, not {value}")
-        return value
-
-    read.__name__ = "integer"  # argparse names the type in some messages
-    return read
-
-
-SEED = integer(0, SEED_LIMIT - 1, bounds="0..2**64-1")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -583,7 +553,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _uno(args: argparse.Namespace) -> int:
-    from ddz.uno.cli import main as uno_main  # the UNO engine loads only when asked for
+    from ddz.cli.uno import main as uno_main  # the UNO engine loads only when asked for
 
     return uno_main(args.uno_args)
 
@@ -594,23 +564,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _uno(argparse.Namespace(uno_args=arguments[1:]))  # its own parser and --help
     args = build_parser().parse_args(arguments)
     return run(args.run, args)
-
-
-def run(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
-    """Run a command as the command line does: ``ValueError`` is one line on stderr (exit
-    status 2), Ctrl-C ends it with status 130 and no traceback, a closed pipe quietly."""
-    try:
-        return int(command(args))
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return INTERRUPTED
-    except MemoryError:
-        print("error: not enough memory for this run; ask for fewer games", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        # `python -m ddz moves ... | head`: the reader left; say nothing more.
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - interpreter exit flushes stdout
-        return 0

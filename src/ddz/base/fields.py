@@ -2,8 +2,8 @@
 the field (and the action number) at fault, never a ``KeyError`` or ``TypeError`` from deep
 inside.
 
-The records themselves are written and replayed by ``ddz.game`` and ``ddz.uno``; this module
-holds what their readers share: the size limit, the JSON load, and typed field access.
+The records themselves are written and replayed by the games (``ddz.doudizhu``, ``ddz.uno``);
+this module holds what their readers share: the size limit, the JSON load, and typed field access.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, TypeVar
 
-from ddz.errors import MAX_RECORD, RecordError, shorten
+from ddz.base.errors import MAX_RECORD, RecordError, shorten
 
 T = TypeVar("T")
 

@@ -29,10 +29,10 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ddz._core import solver as _core
-from ddz.errors import check_integer, shorten
-from ddz.game import Game
-from ddz.moves import Move
-from ddz.rules import Rules
+from ddz.base.errors import check_integer, shorten
+from ddz.doudizhu.game import Game
+from ddz.doudizhu.moves import Move
+from ddz.doudizhu.rules import Rules
 
 __all__ = ["MoveValue", "SolveResult", "Solver", "analyse", "solve"]
 

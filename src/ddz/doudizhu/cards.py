@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from typing import TypeAlias
 
 from ddz._core import moves as _core
-from ddz.errors import check_text, shorten
+from ddz.base.errors import check_text, shorten
 
 __all__ = ["RANKS", "SYMBOLS", "Cards", "CardsLike"]
 
@@ -209,8 +209,8 @@ class Cards:
         return (Cards.from_mask, (self._mask,))
 
     def _repr_svg_(self) -> str:
-        """The cards drawn face up (notebooks call this; ``ddz.svg.hand``)."""
-        from ddz.svg import hand  # ddz.svg imports this module
+        """The cards drawn face up (notebooks call this; ``ddz.doudizhu.svg.hand``)."""
+        from ddz.doudizhu.svg import hand  # ddz.doudizhu.svg imports this module
 
         return hand(self)
 

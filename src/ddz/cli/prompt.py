@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
-from ddz.errors import IllegalMoveError
-from ddz.game import ActionRecord, Game
-from ddz.render import wrap_items
+from ddz.base.errors import IllegalMoveError
+from ddz.doudizhu.actions import ActionRecord
+from ddz.doudizhu.game import Game
+from ddz.doudizhu.render import wrap_items
 
 __all__ = ["QUIT", "ask_move"]
 

@@ -30,12 +30,12 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO, TypeVar
 
 import ddz
-from ddz.agents import AnyAgent, choose, make_agent
-from ddz.errors import shorten
-from ddz.prompt import ask_move
-from ddz.render import text as table_text
-from ddz.rules import PRESETS
-from ddz.solver import MoveValue, Solver, SolveResult
+from ddz.base.errors import shorten
+from ddz.cli.prompt import ask_move
+from ddz.doudizhu.render import text as table_text
+from ddz.doudizhu.rules import PRESETS
+from ddz.doudizhu.solver import MoveValue, Solver, SolveResult
+from ddz.play.agents import AnyAgent, choose, make_agent
 
 T = TypeVar("T")
 

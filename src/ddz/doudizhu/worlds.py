@@ -32,11 +32,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ddz._core import worlds as _core
-from ddz.cards import Cards
-from ddz.errors import check_integer, check_seed, shorten
-from ddz.game import ActionRecord, Game, Observation
-from ddz.position import Position
-from ddz.rules import Rules
+from ddz.base.errors import check_integer, check_seed, shorten
+from ddz.doudizhu.actions import ActionRecord
+from ddz.doudizhu.cards import Cards
+from ddz.doudizhu.game import Game
+from ddz.doudizhu.observation import Observation
+from ddz.doudizhu.position import Position
+from ddz.doudizhu.rules import Rules
 
 __all__ = ["Worlds", "sample_worlds"]
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from ddz._core import moves as _core
-from ddz.cards import Cards, CardsLike, coerce_cards
-from ddz.errors import check_text, shorten
-from ddz.rules import CLASSIC, Rules
+from ddz.base.errors import check_text, shorten
+from ddz.doudizhu.cards import Cards, CardsLike, coerce_cards
+from ddz.doudizhu.rules import CLASSIC, Rules
 
 __all__ = [
     "PASS",

@@ -15,7 +15,7 @@ import random
 import sys
 from collections.abc import Sequence
 
-from ddz.cli import SEED, Parser, integer, run
+from ddz.base.clikit import SEED, Parser, integer, run
 from ddz.uno.actions import Action
 from ddz.uno.agents import AGENTS, Agent, choose, make_agent
 from ddz.uno.game import Game

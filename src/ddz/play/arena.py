@@ -1,0 +1,438 @@
+"""The arena: agents play the same deals from every seat, and the standard metrics.
+
+Every deal is played once per *seating* (an assignment of agents to the seats), so every
+agent holds every hand, bids from every position and meets every role the bidding gives it:
+
+- three agents ``[a, b, c]``: the three rotations ``a b c``, ``c a b``, ``b c a``;
+- two agents ``[a, b]``: each alone against two copies of the other, from every seat:
+  ``a b b``, ``b a b``, ``b b a``, ``b a a``, ``a b a``, ``a a b`` (six seatings);
+- one agent: it plays every seat;
+- the two-player game (``ddz.TWO_PLAYER``): ``a b`` and ``b a``.
+
+Repeated seatings are played once (``greedy, greedy, random`` has three, ``x, x, x`` one).
+
+A void deal (everyone passed) is redealt, as at a real table: ``Game.redeal()`` gives the
+next seed and moves the first bid on one seat; the redeals are counted in the result.
+
+Metrics, per agent over every seat it played (a "game" below is one seat of one game):
+
+- WP, the win percentage: the share of its games its side won;
+- ADP, the average difference in points: the mean of its payoff, the points it won minus
+  the points it lost (the landlord wins or loses twice the score, a farmer once);
+- each with a 95% confidence interval, ±1.96 standard errors, the standard error taken
+  over deals: the games of one deal share their cards, so they are not independent, but
+  deals are.
+
+The payoffs are zero-sum, so copies of one agent have an ADP of 0; in the three-player game
+their WP is ``(2 - L) / 3`` for a landlord win rate ``L``, not 50%, because a farmers' win is
+won by two seats. Compare agents within one arena, where each plays every seat equally
+often.
+
+>>> from ddz.play.arena import run_arena
+>>> result = run_arena(["greedy", "random"], deals=4, seed=1)
+>>> result.games, [stats.games for stats in result.stats]
+(24, [36, 36])
+>>> result == run_arena(["greedy", "random"], deals=4, seed=1)   # seeded: the same
+True
+>>> print(result.table())
+classic rules, seed 1: 4 deals x 6 seatings = 24 games
+agent    games      WP   ±95%     ADP   ±95%  landlord  WP as landlord  WP as farmer
+greedy      36   72.2%   10.9   +2.72   1.61        11          100.0%         60.0%
+random      36   25.0%   13.7   -2.72   1.61        13           15.4%         30.4%
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+
+from ddz.doudizhu.game import Game
+from ddz.doudizhu.rules import CLASSIC, PRESETS, Rules
+from ddz.play.agents import AGENTS, AgentFactory, AnyAgent, choose
+
+__all__ = [
+    "CORE_AGENTS",
+    "AgentStats",
+    "ArenaResult",
+    "play_game",
+    "run_arena",
+    "run_core_arena",
+    "seatings",
+]
+
+CORE_AGENTS = frozenset({"random", "greedy"})
+"""The agents ``ddz.simulate`` plays in C (the C greedy chooses what GreedyAgent chooses)."""
+
+MAX_REDEALS = 100
+"""Void deals in a row after which the arena gives up (agents that never bid)."""
+
+_Z95 = 1.959963984540054  # the normal quantile of 97.5%: a two-sided 95% interval
+_MASK64 = (1 << 64) - 1
+
+
+def seatings(agents: Sequence[str], players: int = 3) -> list[tuple[str, ...]]:
+    """The seatings each deal is played under (see the module docstring).
+
+    >>> seatings(["a", "b", "c"])
+    [('a', 'b', 'c'), ('c', 'a', 'b'), ('b', 'c', 'a')]
+    >>> seatings(["a", "b"])[:3], len(seatings(["a", "b"])), seatings(["a"])
+    ([('a', 'b', 'b'), ('b', 'a', 'b'), ('b', 'b', 'a')], 6, [('a', 'a', 'a')])
+    >>> seatings(["a", "b"], players=2)
+    [('a', 'b'), ('b', 'a')]
+    """
+    names = list(agents)
+    if not 1 <= len(names) <= players:
+        raise ValueError(f"{players} seats take 1 to {players} agents, not {len(names)}")
+    if len(names) == 1:
+        lineups = [(names[0],) * players]
+    elif len(names) == players:
+        lineups = [tuple(names)]
+    else:  # two agents, three seats: each alone against two of the other
+        first, second = names
+        lineups = [(first, second, second), (second, first, first)]
+    result: list[tuple[str, ...]] = []
+    for lineup in lineups:
+        for shift in range(players):
+            seating = lineup[players - shift :] + lineup[: players - shift]
+            if seating not in result:
+                result.append(seating)
+    return result
+
+
+@dataclasses.dataclass(frozen=True)
+class AgentStats:
+    """One agent's results over every seat it played (see the module docstring)."""
+
+    name: str
+    games: int
+    wins: int
+    points: int
+    landlord_games: int
+    landlord_wins: int
+    wp: float
+    """Win percentage, 0 .. 100."""
+    wp_ci: float
+    """Half-width of the 95% confidence interval of ``wp`` (NaN from fewer than two deals)."""
+    adp: float
+    """Average difference in points: the mean payoff per game."""
+    adp_ci: float
+    """Half-width of the 95% confidence interval of ``adp``."""
+
+    @property
+    def landlord_wp(self) -> float:
+        """Win percentage as landlord (NaN if never landlord)."""
+        return 100 * self.landlord_wins / self.landlord_games if self.landlord_games else math.nan
+
+    @property
+    def farmer_wp(self) -> float:
+        """Win percentage as a farmer (NaN if never a farmer)."""
+        farmer_games = self.games - self.landlord_games
+        farmer_wins = self.wins - self.landlord_wins
+        return 100 * farmer_wins / farmer_games if farmer_games else math.nan
+
+
+@dataclasses.dataclass(frozen=True)
+class ArenaResult:
+    """What an arena run found: the set-up, counts, and one :class:`AgentStats` per agent."""
+
+    agents: tuple[str, ...]
+    rules: Rules
+    seed: int
+    deals: int
+    seatings: tuple[tuple[str, ...], ...]
+    games: int
+    redeals: int
+    """Void deals redealt (everyone passed in bidding)."""
+    stats: tuple[AgentStats, ...]
+    void_skipped: int = 0
+    """Void games left out (run_core_arena: a void game is not redealt)."""
+
+    def __getitem__(self, name: str) -> AgentStats:
+        """The stats of the agent named ``name``."""
+        for stats in self.stats:
+            if stats.name == name:
+                return stats
+        raise KeyError(name)
+
+    def table(self) -> str:
+        """The results as a text table, one row per agent."""
+        rules = next((name for name, preset in PRESETS.items() if preset == self.rules), None)
+        heading = (
+            f"{rules or 'custom'} rules, seed {self.seed}: {self.deals} deals x "
+            f"{len(self.seatings)} seatings = {self.games} games"
+        )
+        if self.redeals:
+            plural = "s" if self.redeals > 1 else ""
+            heading += f" ({self.redeals} void deal{plural} redealt)"
+        if self.void_skipped:
+            plural = "s" if self.void_skipped > 1 else ""
+            heading += f" ({self.void_skipped} void game{plural} left out)"
+        width = max(5, *(len(stats.name) for stats in self.stats))
+        header = (
+            f"{'agent':<{width}}  {'games':>6}  {'WP':>6}  {'±95%':>5}  {'ADP':>6}  {'±95%':>5}"
+            f"  {'landlord':>8}  {'WP as landlord':>14}  {'WP as farmer':>12}"
+        )
+        lines = [heading, header]
+        for s in self.stats:
+            lines.append(
+                f"{s.name:<{width}}  {s.games:>6}  {s.wp:>5.1f}%  {_ci(s.wp_ci, '.1f')}  "
+                f"{s.adp:>+6.2f}  {_ci(s.adp_ci, '.2f')}  {s.landlord_games:>8}  "
+                f"{_pct(s.landlord_wp):>14}  {_pct(s.farmer_wp):>12}"
+            )
+        return "\n".join(lines)
+
+
+def _ci(value: float, spec: str) -> str:
+    return f"{'-':>5}" if math.isnan(value) else f"{value:>5{spec}}"
+
+
+def _pct(value: float) -> str:
+    return "-" if math.isnan(value) else f"{value:.1f}%"
+
+
+def play_game(game: Game, agents: Sequence[AnyAgent], *, checked: bool = True) -> tuple[Game, int]:
+    """Play ``game`` to the end with one agent per seat; returns the finished game and how
+    many void deals were redealt on the way. ``checked`` takes actions with ``step`` (an
+    illegal action raises ``IllegalMoveError``), else with the unchecked ``push``."""
+    redeals = 0
+    # current_player is a seat until the game is over, hence the ignores below.
+    while True:
+        if checked:
+            while not game.is_over:
+                game.step(choose(agents[game.current_player], game))  # type: ignore[index]
+        else:
+            while not game.is_over:
+                game.push(choose(agents[game.current_player], game))  # type: ignore[index]
+        if not game.is_void:
+            return game, redeals
+        if redeals + 1 == MAX_REDEALS:
+            raise RuntimeError(f"{MAX_REDEALS} void deals in a row: do the agents ever bid?")
+        redeals += 1
+        game = game.redeal()
+
+
+class _Tally:
+    """Running sums for one agent: totals, and per-deal means for the standard errors."""
+
+    __slots__ = (
+        "deal_points",
+        "deal_wins",
+        "games",
+        "ll_games",
+        "ll_wins",
+        "points",
+        "sum_p",
+        "sum_p2",
+        "sum_w",
+        "sum_w2",
+        "wins",
+    )
+
+    def __init__(self) -> None:
+        self.games = self.wins = self.points = self.ll_games = self.ll_wins = 0
+        self.deal_wins = self.deal_points = 0
+        self.sum_w = self.sum_w2 = self.sum_p = self.sum_p2 = 0.0
+
+    def end_deal(self, games_per_deal: int) -> None:
+        # Every deal gives an agent the same number of games, so the mean of the per-deal
+        # means is the overall mean and their spread gives the standard error.
+        w = self.deal_wins / games_per_deal
+        p = self.deal_points / games_per_deal
+        self.sum_w += w
+        self.sum_w2 += w * w
+        self.sum_p += p
+        self.sum_p2 += p * p
+        self.deal_wins = self.deal_points = 0
+
+    def stats(self, name: str, deals: int) -> AgentStats:
+        games = max(self.games, 1)
+        return AgentStats(
+            name=name,
+            games=self.games,
+            wins=self.wins,
+            points=self.points,
+            landlord_games=self.ll_games,
+            landlord_wins=self.ll_wins,
+            wp=100 * self.wins / games,
+            wp_ci=100 * _half_width(self.sum_w, self.sum_w2, deals),
+            adp=self.points / games,
+            adp_ci=_half_width(self.sum_p, self.sum_p2, deals),
+        )
+
+
+def _half_width(total: float, squares: float, n: int) -> float:
+    if n < 2:
+        return math.nan
+    variance = max(squares - total * total / n, 0.0) / (n - 1)
+    return _Z95 * math.sqrt(variance / n)
+
+
+def run_arena(
+    agents: Sequence[str],
+    *,
+    deals: int,
+    seed: int = 0,
+    rules: Rules = CLASSIC,
+    registry: Mapping[str, AgentFactory] = AGENTS,
+    progress: Callable[[int, int], None] | None = None,
+    checked: bool = True,
+) -> ArenaResult:
+    """Play ``deals`` deals, each under every seating of ``agents`` (names in
+    ``registry``), and report WP and ADP per agent.
+
+    Seeded: the deals come from ``seed`` and each game's agents are made afresh with seeds
+    drawn from it, so the same arguments give the same result, and each game does not
+    depend on the games before it. ``progress(done, deals)`` is called after each deal.
+    """
+    if deals < 0:
+        raise ValueError(f"deals must be 0 or more, not {deals}")
+    names = list(dict.fromkeys(agents))  # distinct, in order
+    for name in names:
+        if name not in registry:
+            raise ValueError(f"no agent {name!r}; the agents are: {', '.join(registry)}")
+    plan = seatings(agents, rules.players)
+    tallies = {name: _Tally() for name in names}
+    per_deal = {name: sum(seating.count(name) for seating in plan) for name in names}
+    rng = random.Random(seed)
+    games = redeals = 0
+    for done in range(deals):
+        deal_seed = rng.getrandbits(63)
+        for index, seating in enumerate(plan):
+            players = [
+                registry[name](_agent_seed(deal_seed, 3 * index + seat))
+                for seat, name in enumerate(seating)
+            ]
+            game, redealt = play_game(Game(rules, seed=deal_seed), players, checked=checked)
+            redeals += redealt
+            games += 1
+            payoffs = game.payoffs()
+            landlord = game.landlord
+            landlord_won = game.winner == landlord
+            for seat, name in enumerate(seating):
+                tally = tallies[name]
+                won = (seat == landlord) == landlord_won
+                tally.games += 1
+                tally.wins += won
+                tally.points += payoffs[seat]
+                tally.deal_wins += won
+                tally.deal_points += payoffs[seat]
+                if seat == landlord:
+                    tally.ll_games += 1
+                    tally.ll_wins += won
+        for name in names:
+            tallies[name].end_deal(per_deal[name])
+        if progress is not None:
+            progress(done + 1, deals)
+    return ArenaResult(
+        agents=tuple(agents),
+        rules=rules,
+        seed=seed,
+        deals=deals,
+        seatings=tuple(plan),
+        games=games,
+        redeals=redeals,
+        stats=tuple(tallies[name].stats(name, deals) for name in names),
+    )
+
+
+def _agent_seed(deal_seed: int, slot: int) -> int:
+    # A distinct, well-spread seed per game and seat (a Weyl step of the golden ratio).
+    return (deal_seed + (slot + 1) * 0x9E3779B97F4A7C15) & _MASK64
+
+
+def run_core_arena(
+    agents: Sequence[str],
+    *,
+    deals: int,
+    seed: int = 0,
+    rules: Rules = CLASSIC,
+    threads: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """The arena for the agents the core plays (``CORE_AGENTS``), every game in C through
+    ``ddz.simulate``: deal ``i`` is game ``i`` of the run seeded ``seed`` under every seating.
+
+    Two differences from :func:`run_arena`: a void game (everyone passed in bidding) is left
+    out of the statistics rather than redealt (``void_skipped`` counts them), and the random
+    agent's choices come from the core's generator, so the numbers differ from a Python
+    arena with the same seed. Per-deal means for the confidence intervals are taken over each
+    deal's games that were played out. Deterministic whatever ``threads`` is.
+    """
+    import numpy as np
+
+    from ddz.play.simulation import simulate
+
+    if deals < 0:
+        raise ValueError(f"deals must be 0 or more, not {deals}")
+    names = list(dict.fromkeys(agents))
+    for name in names:
+        if name not in CORE_AGENTS:
+            raise ValueError(f"the core plays {sorted(CORE_AGENTS)}, not {name!r}")
+    plan = seatings(agents, rules.players)
+    shape = (len(names), deals)
+    games_n = np.zeros(shape, dtype=np.int64)
+    wins_n = np.zeros(shape, dtype=np.int64)
+    points_n = np.zeros(shape, dtype=np.int64)
+    landlord_games = np.zeros(len(names), dtype=np.int64)
+    landlord_wins = np.zeros(len(names), dtype=np.int64)
+    void = 0
+    chunk = max(1, min(deals, 20_000))
+    for start in range(0, deals, chunk):
+        stop = min(deals, start + chunk)
+        for seating in plan:
+            result = simulate(
+                stop - start,
+                rules=rules,
+                agents=seating,
+                seed=seed,
+                threads=threads,
+                first_game=start,
+            )
+            played = result.landlords >= 0
+            void += int((~played).sum())
+            landlord_won = result.winners == result.landlords
+            for seat, name in enumerate(seating):
+                row = names.index(name)
+                is_landlord = result.landlords == seat
+                won = played & (is_landlord == landlord_won)
+                games_n[row, start:stop] += played
+                wins_n[row, start:stop] += won
+                points_n[row, start:stop] += result.payoffs[:, seat]
+                landlord_games[row] += int((played & is_landlord).sum())
+                landlord_wins[row] += int((played & is_landlord & won).sum())
+        if progress is not None:
+            progress(stop, deals)
+    stats = []
+    for row, name in enumerate(names):
+        games = int(games_n[row].sum())
+        counted = games_n[row] > 0
+        win_means = wins_n[row][counted] / games_n[row][counted]
+        point_means = points_n[row][counted] / games_n[row][counted]
+        n = int(counted.sum())
+        stats.append(
+            AgentStats(
+                name=name,
+                games=games,
+                wins=int(wins_n[row].sum()),
+                points=int(points_n[row].sum()),
+                landlord_games=int(landlord_games[row]),
+                landlord_wins=int(landlord_wins[row]),
+                wp=100 * int(wins_n[row].sum()) / max(games, 1),
+                wp_ci=100 * _half_width(float(win_means.sum()), float((win_means**2).sum()), n),
+                adp=int(points_n[row].sum()) / max(games, 1),
+                adp_ci=_half_width(float(point_means.sum()), float((point_means**2).sum()), n),
+            )
+        )
+    return ArenaResult(
+        agents=tuple(agents),
+        rules=rules,
+        seed=seed,
+        deals=deals,
+        seatings=tuple(plan),
+        games=deals * len(plan) - void,
+        redeals=0,
+        stats=tuple(stats),
+        void_skipped=void,
+    )

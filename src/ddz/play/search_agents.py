@@ -1,0 +1,335 @@
+"""Agents that search: :class:`SolverAgent` reads every hand and plays the exact solver's move;
+:class:`PIMCAgent` sees only its seat's observation, samples the hidden hands and plays out
+every candidate move in every sampled world (Perfect Information Monte Carlo).
+
+Both are registered in :data:`ddz.play.agents.AGENTS` (``"solver"`` and ``"pimc"``) and play in the
+arena, ``python -m ddz simulate`` and ``python -m ddz play``; docs/solver.md ("Agents that
+search") has how they work and their measured strength.
+
+>>> import ddz
+>>> from ddz.play.search_agents import PIMCAgent, SolverAgent
+>>> game = ddz.Game.from_position(ddz.ENDGAME, ["3KK", "44A"], landlord=0, to_act=0)
+>>> str(SolverAgent().act(game))            # every hand known: KK wins, 3 or K loses
+'KK'
+>>> seen = game.observation(0)               # seat 0's view only: the other hand hidden
+>>> str(PIMCAgent(seed=1, rules=ddz.ENDGAME).act(seen))
+'KK'
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import ClassVar, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ddz._core import playouts as _playouts
+from ddz._core import solver as _solver_core
+from ddz._core import vector as _vector
+from ddz.base.errors import check_integer
+from ddz.doudizhu.actions import Action
+from ddz.doudizhu.game import Game
+from ddz.doudizhu.observation import Observation
+from ddz.doudizhu.rules import Rules
+from ddz.doudizhu.solver import Solver
+from ddz.doudizhu.worlds import Worlds, sample_worlds
+
+__all__ = ["PIMCAgent", "SolverAgent"]
+
+
+def _greedy(game: Game, legal: list[Action]) -> Action:
+    """The greedy agent's choice (ddz.play.agents.GreedyAgent, in C) among ``legal``."""
+    code = _vector.greedy_action(game.rules, game.state_bytes())
+    for action in legal:
+        if action.code == code:
+            return action
+    return legal[0]  # not reached: the C greedy chooses a legal action
+
+
+def _limit(value: float | None, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ValueError(f"{name} must be a positive number of seconds or None, not {value!r}")
+    return float(value)
+
+
+class SolverAgent:
+    """Plays the exact solver's move (:func:`ddz.solve`), reading every hand: it says so
+    with ``perfect_information = True`` and is given the :class:`ddz.Game`.
+
+    In a won position it plays a winning move; in a lost one the move that holds out longest
+    (the one whose refutation took the most search). Each decision is one solve within
+    ``node_limit`` nodes (and ``time_limit`` seconds, if given: a time limit makes the
+    agent's choices depend on the machine's speed). It **falls back** to the greedy agent's
+    choice (:class:`ddz.play.agents.GreedyAgent`) when the solve is unknown within the limits,
+    when more than ``max_cards`` cards are left in the hands (``None``: always try), and in
+    bidding; ``solved`` and ``fallbacks`` count its decisions of each kind (a forced action,
+    the only legal one, counts as neither).
+
+    The transposition table (``memory_mb``) carries over from one decision to the next, so
+    the positions of one game cost less and less to solve.
+
+    >>> import ddz
+    >>> agent = SolverAgent(node_limit=10_000)
+    >>> game = ddz.Game.from_position(ddz.ENDGAME, ["3KK", "44A"], landlord=0, to_act=0)
+    >>> str(agent.act(game)), agent.solved, agent.fallbacks
+    ('KK', 1, 0)
+    """
+
+    perfect_information: ClassVar[Literal[True]] = True
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        node_limit: int = 100_000,
+        time_limit: float | None = None,
+        max_cards: int | None = None,
+        memory_mb: int = 32,
+    ) -> None:
+        del seed  # deterministic: nothing to seed
+        self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
+        self.time_limit = _limit(time_limit, "time_limit")
+        self.max_cards = None if max_cards is None else check_integer(max_cards, "max_cards", 0)
+        self.memory_mb = check_integer(memory_mb, "memory_mb", 1, 1 << 16)
+        self.solved = 0
+        self.fallbacks = 0
+        self._solver: Solver | None = None
+
+    def __repr__(self) -> str:
+        return "SolverAgent()"
+
+    def act(self, game: Game) -> Action:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if game.phase != "play":
+            return _greedy(game, legal)
+        if self.max_cards is not None and sum(map(len, game.hands)) > self.max_cards:
+            self.fallbacks += 1
+            return _greedy(game, legal)
+        if self._solver is None or self._solver.rules != game.rules:
+            self._solver = Solver(game.rules, memory_mb=self.memory_mb)
+        result = self._solver.solve(
+            game, node_limit=self.node_limit, time_limit=self.time_limit, line=False
+        )
+        if result.value is None or result.move is None:
+            self.fallbacks += 1
+            return _greedy(game, legal)
+        self.solved += 1
+        for action in legal:
+            if action.code == result.move.code:
+                return action
+        raise AssertionError(f"the solver's move {result.move} is not legal")  # not reached
+
+
+class PIMCAgent:
+    """Perfect Information Monte Carlo: an ordinary agent (it is given only its seat's
+    observation) that samples the hidden cards and plays every candidate out.
+
+    For each decision with more than one legal action it
+
+    1. samples ``worlds`` worlds with :func:`ddz.sample_worlds`, consistent with everything
+       the seat has seen;
+    2. in every world, takes each legal action and lets every seat play the greedy agent to
+       the end of the game, in C (``ddz._core.playouts``), scoring the seat's payoff. With
+       more than ``keep`` legal actions and more than ``playouts`` playouts to play, a first
+       round plays every action in the first ``playouts // actions`` worlds (at least one),
+       and only the ``keep`` best of them (and the greedy agent's choice) go on to every world.
+       Each round stops after the world at which its playouts' players have scored ``work``
+       legal moves in all (0: no limit), a bound on the time that depends on nothing else:
+       a few hundred a playout is usual, about 20 ns each;
+    3. when ``exact_cards`` or fewer cards are left in the hands (play phase), solves each
+       world's position after each of those actions exactly (:func:`ddz.solve`,
+       ``node_limit`` nodes a solve, ``solve_nodes`` nodes a decision in all, world by world;
+       the table kept between solves) and corrects the playout where the solver disagrees:
+       the playout's payoff if it agrees, else the current score won or lost; a solve unknown
+       within its limit leaves the playout's result;
+    4. plays the action with the best mean payoff plus ``win_weight`` times its share of
+       won worlds (ties: the greedy agent's choice, then the first legal action).
+
+    Bidding is searched the same way (the kitty is among the hidden cards until shown).
+
+    ``seed`` makes it reproducible: the same observations give the same actions. A
+    ``time_limit`` (seconds) stops the exact solves of a decision once spent (the playouts'
+    results stand): it makes the choices depend on the machine's speed.
+
+    The rules are public, not hidden information: the arena, ``simulate`` and
+    ``play`` give them through ``set_rules`` (``ddz.play.agents.choose`` calls it); pass ``rules=``
+    to call ``act`` yourself.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        rules: Rules | None = None,
+        worlds: int = 100,
+        playouts: int = 1000,
+        keep: int = 8,
+        work: int = 1_000_000,
+        exact_cards: int = 12,
+        node_limit: int = 2_000,
+        solve_nodes: int = 20_000,
+        win_weight: float = 1.0,
+        epsilon: int = 0,
+        time_limit: float | None = None,
+    ) -> None:
+        self.rules = rules
+        self.worlds = check_integer(worlds, "worlds", 1, 1 << 16)
+        self.playouts = check_integer(playouts, "playouts", 1, 1 << 24)
+        self.keep = check_integer(keep, "keep", 1, 1 << 16)
+        self.work = check_integer(work, "work", 0, 1 << 62)
+        self.exact_cards = check_integer(exact_cards, "exact_cards", 0, 64)
+        self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
+        self.solve_nodes = check_integer(solve_nodes, "solve_nodes", 0, 1 << 40)
+        self.win_weight = float(win_weight)
+        self.epsilon = check_integer(epsilon, "epsilon", 0, 1000)
+        self.time_limit = _limit(time_limit, "time_limit")
+        self._rng = random.Random(seed)
+        self._solver: Solver | None = None
+
+    def __repr__(self) -> str:
+        return "PIMCAgent()"
+
+    def set_rules(self, rules: Rules) -> None:
+        """The rules the game is played by (public knowledge; ``choose`` calls this)."""
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a ddz.Rules, not {type(rules).__name__}")
+        self.rules = rules
+
+    def act(self, observation: Observation) -> Action:
+        if not isinstance(observation, Observation):
+            raise TypeError(
+                "PIMCAgent.act takes an Observation (game.observation(seat)), "
+                f"not {type(observation).__name__}"
+            )
+        legal = list(observation.legal_actions)
+        if not legal:
+            raise ValueError("the observation has no legal actions: it is not this seat's turn")
+        if len(legal) == 1:
+            return legal[0]
+        rules = self.rules
+        if rules is None:
+            raise ValueError(
+                "PIMCAgent needs the rules: PIMCAgent(rules=...), or play it through "
+                "ddz.play.agents.choose (the arena, simulate and play do)"
+            )
+        start = time.perf_counter()
+        seed = self._rng.getrandbits(64)
+        try:
+            worlds = sample_worlds(observation, n=self.worlds, seed=seed, rules=rules)
+            template = worlds.game(0)
+        except ValueError:
+            # bidding seen without its history cannot be replayed: pass, always legal
+            if observation.phase == "bidding":
+                return legal[0]
+            raise
+        me = observation.player
+        state = template.state_bytes()
+        codes = np.array([action.code for action in legal], dtype=np.uint64)
+        # the greedy agent's choice reads only this seat's hand and the public counts, so
+        # any world's state gives the same one
+        greedy = legal.index(_greedy(template, legal))
+        candidates = list(range(len(legal)))
+        first = max(1, min(self.worlds, self.playouts // len(legal)))
+        if first < self.worlds and len(legal) > self.keep:
+            # many actions: a first round in a few worlds, then the best few in all of them
+            payoffs = self._play(rules, state, worlds, first, codes, me, seed)
+            value = self._value(payoffs)
+            ranked = sorted(candidates, key=lambda j: (-value[j], j))[: self.keep]
+            candidates = sorted(set(ranked) | {greedy})
+        payoffs = self._play(rules, state, worlds, self.worlds, codes[candidates], me, seed)
+        if observation.phase == "play" and sum(observation.card_counts) <= self.exact_cards:
+            chosen = [legal[j] for j in candidates]
+            self._solve_worlds(template, worlds.hands, chosen, payoffs, me, start)
+        value = self._value(payoffs)
+        best = value.max()
+        ties = [candidates[k] for k in range(len(candidates)) if value[k] == best]
+        return legal[greedy] if greedy in ties else legal[ties[0]]
+
+    def _play(
+        self,
+        rules: Rules,
+        state: bytes,
+        worlds: Worlds,
+        count: int,
+        codes: npt.NDArray[np.uint64],
+        me: int,
+        seed: int,
+    ) -> npt.NDArray[np.int64]:
+        """Seat ``me``'s payoff in each of the first ``count`` worlds after each action (in
+        fewer worlds when the playouts' work reached ``work``)."""
+        payoffs = np.empty((count, len(codes)), dtype=np.int64)
+        played, _ = _playouts.greedy_playouts(
+            rules,
+            state,
+            worlds.hands[:count],
+            worlds.kitty[:count],
+            codes,
+            me,
+            payoffs,
+            seed,
+            self.epsilon,
+            self.work,
+        )
+        return payoffs[:played]
+
+    def _value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """Each action's mean payoff plus ``win_weight`` times its share of won worlds."""
+        value: npt.NDArray[np.float64] = payoffs.mean(axis=0)
+        value += self.win_weight * (payoffs > 0).mean(axis=0)
+        return value
+
+    def _solve_worlds(
+        self,
+        template: Game,
+        hands: npt.NDArray[np.uint64],
+        legal: list[Action],
+        payoffs: npt.NDArray[np.int64],
+        me: int,
+        start: float,
+    ) -> None:
+        """Step 3 of the class docstring: correct the playouts with exact solves."""
+        rules = template.rules
+        if self._solver is None or self._solver.rules != rules:
+            self._solver = Solver(rules, memory_mb=16)
+        solver = self._solver  # one raw core search per world and action is enough
+        landlord = template.landlord
+        assert landlord is not None  # in play
+        players = rules.players
+        deadline = None if self.time_limit is None else start + self.time_limit
+        children = []
+        for j, action in enumerate(legal):
+            child = template.copy()
+            child.push(action)
+            if child.is_over:
+                continue  # the playout already holds the exact payoff
+            fields = _solver_core.state_position(child.state_bytes())
+            current = fields[3]
+            same_side = (current == landlord) == (me == landlord)
+            stake = child.multiplier * (2 if players == 3 and me == landlord else 1)
+            children.append((j, fields, same_side, stake))
+        spent = 0
+        # world by world, every action of a world: a budget that runs out leaves whole
+        # worlds uncorrected rather than some actions corrected in more worlds than others
+        for i in range(len(hands)):
+            if spent >= self.solve_nodes:
+                return
+            if deadline is not None and time.perf_counter() > deadline:
+                return
+            world = [int(cards) for cards in hands[i]]
+            for j, fields, same_side, stake in children:
+                world[me] = fields[0][me]
+                value, _, nodes, _ = solver._core_solve(
+                    fields, hands=world, node_limit=self.node_limit
+                )
+                spent += nodes
+                if value is None:
+                    continue
+                won = (value > 0) == same_side
+                if (payoffs[i, j] > 0) != won:
+                    payoffs[i, j] = stake if won else -stake
