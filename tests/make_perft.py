@@ -10,7 +10,7 @@ reaches (a finished game has no children). The per-action breakdown at depth D
 (``ddz.perft.divide``) is stored too, so that a mismatch points at the subtree that changed
 (tests/test_perft.py).
 
-Before writing, the counts are checked against an independent walk: the game of RULES.md
+Before writing, the counts are checked against an independent walk: the game of docs/rules.md
 sections 3 to 5 written out below in plain Python over tests/reference.py's move generator, which
 imports nothing from ddz. The two must agree node for node, or nothing is written.
 """
@@ -95,7 +95,7 @@ POSITIONS: list[dict[str, Any]] = [
 ]
 
 
-# --- the independent walk: RULES.md sections 3-5 over the reference move generator ------------
+# --- the independent walk: docs/rules.md sections 3-5 over the reference move generator -------
 
 REFERENCE_RULES = {  # move options, bidding, players
     "classic": ({}, "points", 3),
@@ -248,7 +248,7 @@ class ReferenceGame:
             return
         self.hands = list(self.hands)
         self.hands[seat] = tuple(a - b for a, b in zip(self.hands[seat], move.cards, strict=True))
-        if move.type == "SKIP":  # section 5: the next player loses their turn
+        if move.type == "SKIP":  # docs/uno-landlord.md#skip: the next player loses their turn
             following = self.seat_after(seat, 2)
             if following == self.table_player:
                 self.table, self.table_player = None, -1

@@ -1,4 +1,4 @@
-"""A slow, obviously correct reference move generator for Dou Dizhu (RULES.md section 2).
+"""A slow, obviously correct reference move generator for Dou Dizhu (docs/rules.md#combinations).
 
 Pure Python on purpose: ``collections.Counter`` and plain loops, no bit tricks,
 no numpy, no import of ``ddz``. The fast core is checked against this module.

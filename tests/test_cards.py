@@ -1,4 +1,4 @@
-"""Cards and the notation (RULES.md section 1)."""
+"""Cards and the notation (docs/rules.md#cards)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Invariants of `ddz.Game` over thousands of seeded random games (RULES.md section 3).
+"""Invariants of `ddz.Game` over thousands of seeded random games (docs/rules.md#classic-game).
 
 Each game is played by a seeded random agent (`push` of a random legal action) under one of
 four rule sets: points bidding (the default), call/grab bidding, random landlord, and the

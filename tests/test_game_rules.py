@@ -1,4 +1,4 @@
-"""Every rule of the classic game (RULES.md section 3, and section 4's call/grab for three
+"""Every rule of the classic game (docs/rules.md#classic-game, and its call/grab for three
 players), each played out on a hand-written deal."""
 
 from __future__ import annotations

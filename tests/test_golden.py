@@ -1,6 +1,6 @@
 """DouZero 1.1.0 and RLCard 1.2.0, move for move: the DOUZERO and RLCARD presets offer exactly
 the distinct moves those engines offer for 1,200 leading hands and 900 answers
-(tests/data/golden-*.jsonl.gz, a copy of shared/golden made by running the engines)."""
+(tests/data/golden-*.jsonl.gz, golden files made by running the engines)."""
 
 from __future__ import annotations
 

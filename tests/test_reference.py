@@ -1,4 +1,4 @@
-"""The reference move generator against hand-written expectations (RULES.md section 2)."""
+"""The reference move generator against hand-written expectations (docs/rules.md#combinations)."""
 
 from __future__ import annotations
 

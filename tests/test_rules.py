@@ -1,4 +1,4 @@
-"""One test (or a few) per rule of RULES.md section 2, and per option of ``ddz.Rules``."""
+"""One test (or a few) per rule of docs/rules.md#combinations, and per option of ``ddz.Rules``."""
 
 from __future__ import annotations
 

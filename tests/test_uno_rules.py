@@ -1,4 +1,4 @@
-"""A scripted situation for every rule of RULES.md section 6 (UNO with Lombardy house rules).
+"""A scripted situation for every rule of docs/uno.md (UNO with Lombardy house rules).
 
 Each test fixes the deal with ``uno.Deal``: the hands, then the draw pile with the next card
 first (its first card is flipped as the starting card); the dealer is the last seat, so

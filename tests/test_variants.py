@@ -1,4 +1,4 @@
-"""Two-player Dou Dizhu and Uno the Landlord (RULES.md sections 4 and 5): a scripted deal
+"""Two-player Dou Dizhu and Uno the Landlord (docs/two-player.md, uno-landlord.md): a scripted deal
 for every rule, and random-game invariants for both presets."""
 
 from __future__ import annotations

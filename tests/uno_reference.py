@@ -1,6 +1,6 @@
 """A slow, plain UNO round (lists and Counters, no bit fields) to check the core against.
 
-It follows RULES.md section 6 and the decisions in docs/uno.md, written from the rules rather
+It follows the rules and the decisions in docs/uno.md, written from the rules rather
 than from the core, and uses the same seeded generator so that deals and reshuffles match.
 """
 

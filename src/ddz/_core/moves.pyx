@@ -162,7 +162,7 @@ PERMISSIVE_RULES = ANY_RULES
 # The Python boundary
 
 class MoveType(enum.IntEnum):
-    """The type of a move's reading (RULES.md section 2); the values are the core's."""
+    """The type of a move's reading (docs/rules.md#combinations); the values are the core's."""
 
     PASS = 0
     SINGLE = 1

@@ -16,7 +16,7 @@ ctypedef struct Sink:
 # Comparison
 
 cdef inline bint beats(uint64_t move, uint64_t table) noexcept nogil:
-    """The rule book's comparison (RULES.md section 2); see answers() for rule options."""
+    """The rule book's comparison (docs/rules.md#comparison); see answers() for rule options."""
     cdef int kind = code_kind(move)
     cdef int table_kind = code_kind(table)
     if kind == PASS or kind == SKIP or kind == REVERSE:

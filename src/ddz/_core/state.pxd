@@ -521,7 +521,7 @@ cdef inline bint apply_call_turn(GameState* s, int kind) noexcept nogil:
 
 cdef inline void apply_three_player_call(GameState* s, uint64_t action, int max_grabs) noexcept nogil:
     """Call, then each other player who did not decline once may grab, then the caller may
-    grab back once (RULES.md section 4, last paragraph)."""
+    grab back once (docs/rules.md#call-grab-three-players)."""
     cdef int seat = s.current, kind = code_kind(action), next_seat
     if s.caller < 0:
         if apply_call_turn(s, kind):
@@ -540,7 +540,7 @@ cdef inline void apply_three_player_call(GameState* s, uint64_t action, int max_
 
 cdef inline void apply_two_player_call(GameState* s, uint64_t action, int max_grabs) noexcept nogil:
     """Call or decline; once called, grabs go back and forth, each by the player who does not
-    hold the landlord, until one declines or max_grabs is reached (RULES.md section 4)."""
+    hold the landlord, until one declines or max_grabs is reached (docs/two-player.md#grabbing)."""
     cdef int seat = s.current, kind = code_kind(action), next_seat
     if s.caller < 0:
         if apply_call_turn(s, kind):

@@ -1,5 +1,5 @@
 # cython: language_level=3, cdivision=True
-"""One round of UNO (RULES.md section 6), stepped in C: deal, first card, turns, house rules.
+"""One round of UNO (docs/uno.md), stepped in C: deal, first card, turns, house rules.
 
 A UnoCore holds one UnoState struct (plain integers and byte arrays, no Python objects) and a
 stack of earlier states, so undo restores the state bit for bit and copy is two memcpys.

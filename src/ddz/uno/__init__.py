@@ -1,4 +1,4 @@
-"""UNO with the Lombardy house rules (RULES.md section 6): a fast, seeded game engine.
+"""UNO with the Lombardy house rules (docs/uno.md): a fast, seeded game engine.
 
 The round is stepped in the native core (``ddz._core.uno``); this package holds the cards,
 their notation and fixed deals (``cards``), the rule switches (``rules``), actions

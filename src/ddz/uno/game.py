@@ -73,7 +73,7 @@ class PlayoutResult(NamedTuple):
 
 
 class Game(GameBase):
-    """One round of UNO under ``rules`` (RULES.md section 6; docs/uno.md).
+    """One round of UNO under ``rules`` (docs/uno.md).
 
     ``Game(players, seed=..., rules=...)`` shuffles with a seeded generator that gives the
     same round on every machine; ``deal=Deal(...)`` fixes the cards instead. ``dealer``

@@ -46,7 +46,7 @@ def check_players(players: object) -> int:
 
 @dataclasses.dataclass(frozen=True)
 class Rules:
-    """Which house rules a game plays (RULES.md section 6; each one in docs/uno.md).
+    """Which house rules a game plays (each one in docs/uno.md#house-rules).
 
     The defaults are the Lombardy house rules, every switch on.
     """
@@ -148,7 +148,7 @@ STANDARD = Rules(
     no_finish_on_wild_draw_four=False,
     reshuffle=True,
 )
-"""The house rules off, as close to RLCard's UNO as RULES.md allows. The reshuffle stays on:
+"""The house rules off, as close to RLCard's UNO as docs/uno.md allows. The reshuffle stays on:
 RLCard (and the official rules) refill an empty draw pile, and turning it off would end
 rounds that RLCard plays on. docs/uno.md lists the remaining differences."""
 
