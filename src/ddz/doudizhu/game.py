@@ -55,7 +55,7 @@ __all__ = ["Game"]
 
 
 class Game(GameBase):
-    """One game under ``rules``: deal, bidding, play, scoring (RULES.md sections 3-5: the
+    """One game under ``rules``: deal, bidding, play, scoring (docs/rules.md and its chapters: the
     classic game, the two-player game and Uno the Landlord).
 
     ``Game(rules, seed=...)`` deals from a seeded generator that gives the same game on every

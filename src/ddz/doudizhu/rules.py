@@ -54,7 +54,7 @@ __all__ = [
 
 
 class Bidding(enum.Enum):
-    """How the landlord is chosen (RULES.md sections 3 and 4)."""
+    """How the landlord is chosen (docs/rules.md#bidding)."""
 
     POINTS = "points"
     """Each player once bids 1, 2 or 3 or passes; a 3 ends bidding."""
@@ -79,7 +79,7 @@ class Rules:
     Game
         ``bidding``, ``max_grabs`` (call/grab), ``spring`` (a spring doubles the score).
 
-    Combinations (RULES.md section 2)
+    Combinations (docs/rules.md#combinations)
         ``four_with_two``: four + two singles and four + two pairs exist at all.
         ``single_kickers_distinct``: the single kickers of one move (airplane wings, the two
         kickers of four + two) have pairwise distinct ranks.
@@ -306,7 +306,7 @@ class Rules:
 
 
 CLASSIC = Rules()
-"""The rule book's classic three-player game (RULES.md sections 1-3)."""
+"""The rule book's classic three-player game (docs/rules.md#classic-game)."""
 
 DOUZERO = Rules(
     bidding=Bidding.RANDOM,
@@ -342,10 +342,10 @@ TWO_PLAYER = Rules(
     excluded_ranks="34",
     bidding=Bidding.CALL_GRAB,
 )
-"""Two-player Dou Dizhu: no 3s and 4s, call/grab bidding, let cards (RULES.md section 4)."""
+"""Two-player Dou Dizhu: no 3s and 4s, call/grab bidding, let cards (docs/two-player.md)."""
 
 UNO_LANDLORD = Rules(hand_size=18, kitty_size=4, action_cards=2)
-"""Uno the Landlord: the classic game plus 2 Skip and 2 Reverse cards (RULES.md section 5)."""
+"""Uno the Landlord: the classic game plus 2 Skip and 2 Reverse cards (docs/uno-landlord.md)."""
 
 ENDGAME = Rules(players=2, kitty_size=0, bidding=Bidding.RANDOM)
 """The endgame puzzles' rules ("残局"): two seats, the whole 54-card deck, classic
