@@ -390,6 +390,38 @@ def test_a_seed_gives_the_same_deal_on_every_machine() -> None:
     assert game.first_player == 0
 
 
+def test_the_deal_generator_draws_what_its_divisions_did() -> None:
+    # The core's draw from [0, n) reads (2^64 - 1) // n from a table for n <= 128 instead
+    # of dividing; it must draw what splitmix64, rejection above the limit and % n give,
+    # for every n either side of the table's end (a third of the draws for n = 3 need the
+    # quotient's correction, so a missing one shows).
+    from ddz._core.game import seeded_below
+
+    mask = (1 << 64) - 1
+    golden = 0x9E3779B97F4A7C15
+
+    def splitmix(state: int) -> tuple[int, int]:
+        state = (state + golden) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31), state
+
+    def below(state: int, n: int) -> tuple[int, int]:
+        limit = (mask // n) * n
+        draw, state = splitmix(state)
+        while draw >= limit:
+            draw, state = splitmix(state)
+        return draw % n, state
+
+    rng = random.Random(7)
+    states = [0, 1, mask, mask - golden, (mask - golden + 1) & mask]
+    states += [rng.getrandbits(64) for _ in range(40)]
+    for n in [*range(1, 140), 1000, 1 << 31, (1 << 32) - 1]:
+        for state in states:
+            assert seeded_below(state, n) == below(state, n), (n, state)
+
+
 def test_seeds_are_64_bit_and_redeal_takes_the_next() -> None:
     for seed in (-1, 1 << 64):
         with pytest.raises(ValueError, match="seed"):

@@ -13,15 +13,6 @@ cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
     return z ^ (z >> 31)
 
 
-cdef inline unsigned below(uint64_t* state, unsigned n) noexcept nogil:
-    """A uniform integer in [0, n): rejection keeps it exactly uniform."""
-    cdef uint64_t limit = (0xFFFFFFFFFFFFFFFFULL // n) * n
-    cdef uint64_t draw = splitmix64(state)
-    while draw >= limit:
-        draw = splitmix64(state)
-    return <unsigned>(draw % n)
-
-
 cdef extern from *:
     """
     #include <stdint.h>
@@ -61,6 +52,46 @@ cdef extern from *:
     #endif
     """
     uint64_t ddz_lemire(uint64_t x, uint64_t n, uint64_t* low) nogil
+
+
+cdef extern from *:
+    """
+    /* (2^64 - 1) // n for n = 1..128, worked out by the compiler: below() reads its limit
+       and its remainder from these instead of dividing (two 64-bit divisions a draw, the
+       dearest part of a deal). */
+    #define DDZ_R1(n) (0xFFFFFFFFFFFFFFFFULL / (n))
+    #define DDZ_R4(n) DDZ_R1(n), DDZ_R1(n + 1), DDZ_R1(n + 2), DDZ_R1(n + 3)
+    #define DDZ_R16(n) DDZ_R4(n), DDZ_R4(n + 4), DDZ_R4(n + 8), DDZ_R4(n + 12)
+    static const unsigned long long ddz_reciprocals[129] = {
+        0, DDZ_R16(1), DDZ_R16(17), DDZ_R16(33), DDZ_R16(49),
+        DDZ_R16(65), DDZ_R16(81), DDZ_R16(97), DDZ_R16(113)};
+    """
+    const unsigned long long ddz_reciprocals[129]
+
+
+cdef inline unsigned below(uint64_t* state, unsigned n) noexcept nogil:
+    """A uniform integer in [0, n): rejection keeps it exactly uniform. For n <= 128 (every
+    deal, every first player) without a division, the same draws: with m = (2^64 - 1) // n
+    the limit is m * n, and the high half q of draw * m is draw // n or one less (draw / n
+    - draw * m / 2^64 = draw * (2^64 - m * n) / (n * 2^64) < 1, as 2^64 - m * n <= n), so
+    draw - q * n is the remainder or the remainder plus n."""
+    cdef uint64_t m, limit, draw, quotient, low
+    if n - 1 >= 128:                       # n = 0 too: the division it always was
+        limit = (0xFFFFFFFFFFFFFFFFULL // n) * n
+        draw = splitmix64(state)
+        while draw >= limit:
+            draw = splitmix64(state)
+        return <unsigned>(draw % n)
+    m = ddz_reciprocals[n]
+    limit = m * n
+    draw = splitmix64(state)
+    while draw >= limit:
+        draw = splitmix64(state)
+    quotient = ddz_lemire(draw, m, &low)
+    draw -= quotient * n
+    if draw >= n:
+        draw -= n
+    return <unsigned>draw
 
 
 cdef inline unsigned below_fast(uint64_t* state, unsigned n) noexcept nogil:

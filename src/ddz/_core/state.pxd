@@ -409,6 +409,18 @@ cdef inline void apply_action(GameState* s, const GameConfig* cfg, uint64_t acti
     cdef int seat
     for seat in range(3):
         before[seat] = s.hands[seat]
+    apply_unkeyed(s, cfg, action)
+    for seat in range(s.players):
+        # the hands' key, incrementally: one hand in play (none for a pass), the landlord's
+        # when it takes the kitty; only the changed ranks cost anything
+        if s.hands[seat] != before[seat]:
+            s.hands_key ^= zobrist_change(seat, before[seat], s.hands[seat])
+
+
+cdef inline void apply_unkeyed(GameState* s, const GameConfig* cfg, uint64_t action) noexcept nogil:
+    """apply_action without the hands' key: s.hands_key goes stale. Only for a loop that
+    never reads a key nor hands the state on (simulate's games), which so saves the key's
+    upkeep on every ply (a sixth of a random game's instructions)."""
     s.ply += 1
     if s.phase == BIDDING:
         if cfg.bidding == POINTS:
@@ -419,11 +431,6 @@ cdef inline void apply_action(GameState* s, const GameConfig* cfg, uint64_t acti
             apply_three_player_call(s, action, cfg.max_grabs)
     else:
         apply_play(s, action)
-    for seat in range(s.players):
-        # the hands' key, incrementally: one hand in play (none for a pass), the landlord's
-        # when it takes the kitty; only the changed ranks cost anything
-        if s.hands[seat] != before[seat]:
-            s.hands_key ^= zobrist_change(seat, before[seat], s.hands[seat])
 
 
 # The state key: 64 bits that are equal for equal states and, with near certainty, differ

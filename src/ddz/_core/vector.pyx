@@ -82,7 +82,7 @@ cdef Py_ssize_t play_games(const GameConfig* cfg, const int8_t* agents, uint64_t
                 action = random_legal(&s, cfg, &rng, codes, CODES)
             if s.ply >= MAX_PLIES:
                 break
-            apply_action(&s, cfg, action)
+            apply_unkeyed(&s, cfg, action)   # the state is never keyed: no key upkeep
         if s.phase != OVER:
             stuck += 1
             s.winner = -1
