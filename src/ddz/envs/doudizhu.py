@@ -11,12 +11,12 @@ from ddz import agents, render
 from ddz.actions import ActionSpace, action_space
 from ddz.envs.base import Adapter, IllegalAction, Vector
 from ddz.game import HISTORY, HISTORY_ENTRY_LAYOUT, Game, observation_layout
-from ddz.rules import CLASSIC, TWO_PLAYER, UNO_LANDLORD, Rules
+from ddz.rules import CLASSIC, VARIANTS, Rules
 
 __all__ = ["PRESETS", "DouDizhuAdapter", "observation_bounds"]
 
-PRESETS = {"classic": CLASSIC, "two-player": TWO_PLAYER, "uno-landlord": UNO_LANDLORD}
-"""The Dou Dizhu games by name."""
+PRESETS = {variant.name: variant.rules for variant in VARIANTS if variant.environment}
+"""The Dou Dizhu games by name (the presets ``ddz.rules.VARIANTS`` marks for the environments)."""
 
 
 def observation_bounds(rules: Rules, history: int) -> tuple[Vector, Vector]:
