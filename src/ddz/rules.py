@@ -262,15 +262,15 @@ class Rules:
 
     def _pack(self) -> int:
         packed = 0
-        for name, field in CORE_FIELDS.items():
+        for name, shift, width in _PACKING:
             value = getattr(self, name)
-            if isinstance(value, str):  # excluded_ranks, canonical: each rank at most once
-                value = sum(1 << RANKS.index(char) for char in value)
-            if not 0 <= value < 1 << field.width:
+            if value.__class__ is str:  # excluded_ranks, canonical: each rank at most once
+                value = sum([1 << RANKS.index(char) for char in value])
+            if value >> width:
                 # _validate keeps every value in range; this keeps a field that outgrows
                 # its width from spilling into its neighbour's bits
-                raise ValueError(f"{name}={value!r} does not fit its {field.width} core bits")
-            packed |= int(value) << field.shift
+                raise ValueError(f"{name}={value!r} does not fit its {width} core bits")
+            packed |= value << shift
         return packed
 
     @property
@@ -339,6 +339,8 @@ CORE_FIELDS: dict[str, CoreField] = {
     if "core" in field.metadata
 }
 """The fields of :attr:`Rules.core_flags` by name, in declaration order."""
+
+_PACKING = tuple((name, field.shift, field.width) for name, field in CORE_FIELDS.items())
 
 CLASSIC = Rules()
 """The rule book's classic three-player game (RULES.md sections 1-3)."""

@@ -57,7 +57,7 @@ RULE_LAYOUT = {
     "excluded_ranks": (EXCLUDED_SHIFT, NUM_RANKS),
     "action_cards": (ACTIONS_SHIFT, ACTIONS_BITS),
 }
-OPTION_BITS_ = OPTION_BITS
+OPTION_BITS_ = OPTION_BITS   # every switch lies below this bit (RuleSet.options)
 
 CARDS_MASK = DDZ_CARDS_MASK
 TYPE_SHIFT_ = TYPE_SHIFT
