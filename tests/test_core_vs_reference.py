@@ -10,22 +10,12 @@ from hypothesis import strategies as st
 
 import ddz
 from ddz._core import moves as core
+from ddz.rules import CORE_FIELDS
 from tests import reference as ref
 
 PRESETS = [ddz.CLASSIC, ddz.DOUZERO, ddz.RLCARD, ddz.TWO_PLAYER, ddz.UNO_LANDLORD]
-BOOLEAN_OPTIONS = [
-    "four_with_two",
-    "single_kickers_distinct",
-    "pair_kickers_distinct",
-    "kicker_matches_main",
-    "rocket_as_kickers",
-    "quad_as_wings",
-    "trio_as_wings",
-    "trio_wings_adjacent",
-    "multiple_readings",
-    "airplane_rank_includes_wing_trios",
-    "bombs_only_on_heavy_wings",
-]
+# every switch the core reads, from the one table of them: a new option is drawn here too
+BOOLEAN_OPTIONS = [name for name, field in CORE_FIELDS.items() if field.width == 1]
 
 
 @st.composite

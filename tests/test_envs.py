@@ -20,7 +20,14 @@ import pytest
 import ddz
 from ddz import uno
 from ddz.actions import action_space
-from ddz.envs import GAMES, DouDizhuAdapter, UnoActionSpace, UnoAdapter, make_adapter
+from ddz.envs import (
+    GAMES,
+    PRESETS,
+    DouDizhuAdapter,
+    UnoActionSpace,
+    UnoAdapter,
+    make_adapter,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 # api_test warns about every dictionary observation; PettingZoo exempts its own masked games
@@ -42,6 +49,20 @@ def legal_mask(adapter: Any, seat: int) -> np.ndarray[Any, Any]:
 
 
 # --- ddz.envs, no extra needed ------------------------------------------------------------
+
+
+def test_the_games_are_the_presets_registered_for_the_environments() -> None:
+    assert GAMES == ("classic", "two-player", "uno-landlord", "uno")
+    assert PRESETS == {
+        "classic": ddz.CLASSIC,
+        "two-player": ddz.TWO_PLAYER,
+        "uno-landlord": ddz.UNO_LANDLORD,
+    }
+    for game in GAMES:
+        adapter = make_adapter(game)
+        assert adapter.name == game
+        if game in PRESETS:
+            assert adapter.rules is PRESETS[game]
 
 
 @pytest.mark.parametrize("players", [2, 4, 10])

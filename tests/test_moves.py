@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import ast
+import enum
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import ddz
 from ddz import PASS, Move, MoveType
+from ddz._core import moves as core
 
 
 @pytest.mark.parametrize(
@@ -171,3 +175,20 @@ def test_count_is_exact_when_the_rules_filter_answers() -> None:
     hand, last = "22334455666777", ddz.Move.parse("888999+6T")
     moves = ddz.legal_moves(hand, last, rules=ddz.DOUZERO)
     assert moves.count() == len(list(ddz.legal_moves(hand, last, rules=ddz.DOUZERO))) == 1
+
+
+def test_the_move_type_stub_lists_the_core_values() -> None:
+    # MoveType is built from layout.pxd's values; the stub is written out for type checkers
+    stub = Path(core.__file__).with_name("moves.pyi")
+    tree = ast.parse(stub.read_text())
+    (stub_class,) = [
+        node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "MoveType"
+    ]
+    written = {
+        statement.targets[0].id: ast.literal_eval(statement.value)
+        for statement in stub_class.body
+        if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name)
+    }
+    assert written == {kind.name: kind.value for kind in MoveType}
+    assert [kind.value for kind in MoveType] == list(range(len(MoveType)))
+    assert MoveType is core.MoveType and issubclass(MoveType, enum.IntEnum)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 import ddz
 from ddz import CLASSIC, MoveType, Rules
+from ddz._core import moves as core
+from ddz.rules import CORE_FIELDS, PRESETS, VARIANTS
 
 T = MoveType
 
@@ -251,3 +256,108 @@ def test_rules_validate_their_fields() -> None:
         Rules(hand_size=19)
     assert CLASSIC.replace(four_with_two=False) != CLASSIC
     assert hash(CLASSIC) == hash(Rules())
+
+
+# --- the packed integer the core reads ------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_core_fields_are_where_the_core_reads_them() -> None:
+    assert {name: (f.shift, f.width) for name, f in CORE_FIELDS.items()} == core.RULE_LAYOUT
+    used = 0
+    for name, field in CORE_FIELDS.items():
+        bits = ((1 << field.width) - 1) << field.shift
+        assert not used & bits, f"{name} overlaps another field"
+        assert bits < 1 << 64
+        used |= bits
+        if isinstance(getattr(CLASSIC, name), bool):
+            assert field.width == 1 and field.shift < core.OPTION_BITS_, name
+
+
+def test_the_packed_presets_keep_their_values() -> None:
+    # the values before the layout was written as one table (records and caches hold them)
+    flags = {name: rules.core_flags for name, rules in PRESETS.items()}
+    assert flags == {
+        "classic": 0xC2C3C5187,
+        "douzero": 0xC2C3C57F5,
+        "endgame": 0xC2C3C5187,
+        "rlcard": 0x62A3C5045,
+        "two-player": 0x3C2C3C5187,
+        "uno-landlord": 0x10000C2C3C5187,
+    }
+
+
+def core_packing(rules: Rules) -> int:
+    """What the core's own pack_rules makes of a rule set."""
+    options = sum(
+        1 << shift
+        for name, (shift, width) in core.RULE_LAYOUT.items()
+        if width == 1 and getattr(rules, name)
+    )
+    excluded = sum(1 << ddz.RANKS.index(rank) for rank in rules.excluded_ranks)
+    return int(
+        core.pack_rules(
+            options,
+            rules.min_straight,
+            rules.max_straight,
+            rules.min_pair_straight,
+            rules.max_pair_straight,
+            rules.min_airplane,
+            rules.max_airplane,
+            excluded,
+            rules.action_cards,
+        )
+    )
+
+
+def test_rules_pack_as_the_core_packs() -> None:
+    changed = [
+        CLASSIC.replace(**{name: not getattr(CLASSIC, name)})
+        for name in CORE_FIELDS
+        if isinstance(getattr(CLASSIC, name), bool)
+    ]
+    changed += [
+        CLASSIC.replace(min_straight=7, max_straight=9),
+        CLASSIC.replace(min_pair_straight=4, max_pair_straight=5),
+        CLASSIC.replace(min_airplane=3, max_airplane=4),
+        CLASSIC.replace(excluded_ranks="3D", hand_size=15, action_cards=1),
+    ]
+    for rules in [*PRESETS.values(), *changed]:
+        assert rules.core_flags == core_packing(rules), rules
+    assert len({rules.core_flags for rules in changed}) == len(changed)
+
+
+def test_every_core_field_has_its_line_in_the_rules_doc() -> None:
+    doc = ROOT / "docs" / "rules.md"
+    if not doc.exists():
+        pytest.skip("source tree not available")
+    section = doc.read_text().split("## Every option", 1)[1].split("\n## ", 1)[0]
+    rows: dict[str, tuple[str, str]] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 3:
+            names = re.findall(r"`(\w+)`", cells[0])
+            defaults = cells[1].replace("`", "").split(", ")
+            for name, default in zip(names, defaults, strict=True):
+                rows[name] = (default, cells[2])
+    for name, field in CORE_FIELDS.items():
+        if name in rows:
+            assert rows[name] == (repr(getattr(CLASSIC, name)), field.doc), name
+        else:  # the deck's fields are described in a sentence (wrapped anywhere)
+            assert f"`{name}` ({field.doc}" in " ".join(section.split()), name
+
+
+def test_every_preset_is_registered_once_by_name() -> None:
+    assert PRESETS == {
+        "classic": ddz.CLASSIC,
+        "douzero": ddz.DOUZERO,
+        "endgame": ddz.ENDGAME,
+        "rlcard": ddz.RLCARD,
+        "two-player": ddz.TWO_PLAYER,
+        "uno-landlord": ddz.UNO_LANDLORD,
+    }
+    for variant in VARIANTS:
+        # the repr names a preset as ddz.<NAME>: ddz must export it under that name
+        name = variant.name.upper().replace("-", "_")
+        assert repr(variant.rules) == f"ddz.{name}" and getattr(ddz, name) is variant.rules

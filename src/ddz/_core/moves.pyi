@@ -10,17 +10,8 @@ class _HasFlags(Protocol):
 
 _Rules = _HasFlags | int
 
-OPT_FOUR_WITH_TWO: int
-OPT_SINGLE_KICKERS_DISTINCT: int
-OPT_PAIR_KICKERS_DISTINCT: int
-OPT_KICKER_MATCHES_MAIN: int
-OPT_ROCKET_AS_KICKERS: int
-OPT_QUAD_AS_WINGS: int
-OPT_TRIO_AS_WINGS: int
-OPT_MULTIPLE_READINGS: int
-OPT_TRIO_WINGS_ADJACENT: int
-OPT_AIRPLANE_RANK_WING_TRIOS: int
-OPT_BOMBS_ONLY_ON_HEAVY_WINGS: int
+RULE_LAYOUT: dict[str, tuple[int, int]]
+OPTION_BITS_: int
 CARDS_MASK: int
 TYPE_SHIFT_: int
 RANK_SHIFT_: int
@@ -48,6 +39,7 @@ def pack_rules(
     action_cards: int,
 ) -> int: ...
 
+# tests/test_moves.py checks these against the compiled enum (layout.pxd's values)
 class MoveType(enum.IntEnum):
     PASS = 0
     SINGLE = 1

@@ -28,18 +28,36 @@ from ddz._core.ruleset cimport *
 from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 
-# Option bits, as Python integers for the rules layer.
-OPT_FOUR_WITH_TWO = OPT_FOUR_WITH_TWO_
-OPT_SINGLE_KICKERS_DISTINCT = OPT_SINGLE_KICKERS_DISTINCT_
-OPT_PAIR_KICKERS_DISTINCT = OPT_PAIR_KICKERS_DISTINCT_
-OPT_KICKER_MATCHES_MAIN = OPT_KICKER_MATCHES_MAIN_
-OPT_ROCKET_AS_KICKERS = OPT_ROCKET_AS_KICKERS_
-OPT_QUAD_AS_WINGS = OPT_QUAD_AS_WINGS_
-OPT_TRIO_AS_WINGS = OPT_TRIO_AS_WINGS_
-OPT_MULTIPLE_READINGS = OPT_MULTIPLE_READINGS_
-OPT_TRIO_WINGS_ADJACENT = OPT_TRIO_WINGS_ADJACENT_
-OPT_AIRPLANE_RANK_WING_TRIOS = OPT_AIRPLANE_RANK_WING_TRIOS_
-OPT_BOMBS_ONLY_ON_HEAVY_WINGS = OPT_BOMBS_ONLY_ON_HEAVY_WINGS_
+
+cdef tuple option_field(unsigned bit):
+    return (ddz_ctz32(bit), 1)
+
+
+# The fields of a packed rule integer as the core reads them (ruleset.pxd), by the name of
+# the ddz.Rules field each holds: (lowest bit, width in bits). ddz/rules.py packs
+# Rules.core_flags from its own table; tests/test_rules.py asserts the two are equal.
+RULE_LAYOUT = {
+    "four_with_two": option_field(OPT_FOUR_WITH_TWO_),
+    "single_kickers_distinct": option_field(OPT_SINGLE_KICKERS_DISTINCT_),
+    "pair_kickers_distinct": option_field(OPT_PAIR_KICKERS_DISTINCT_),
+    "kicker_matches_main": option_field(OPT_KICKER_MATCHES_MAIN_),
+    "rocket_as_kickers": option_field(OPT_ROCKET_AS_KICKERS_),
+    "quad_as_wings": option_field(OPT_QUAD_AS_WINGS_),
+    "trio_as_wings": option_field(OPT_TRIO_AS_WINGS_),
+    "multiple_readings": option_field(OPT_MULTIPLE_READINGS_),
+    "trio_wings_adjacent": option_field(OPT_TRIO_WINGS_ADJACENT_),
+    "airplane_rank_includes_wing_trios": option_field(OPT_AIRPLANE_RANK_WING_TRIOS_),
+    "bombs_only_on_heavy_wings": option_field(OPT_BOMBS_ONLY_ON_HEAVY_WINGS_),
+    "min_straight": (limit_shift(1, False), LIMIT_BITS),
+    "max_straight": (limit_shift(1, True), LIMIT_BITS),
+    "min_pair_straight": (limit_shift(2, False), LIMIT_BITS),
+    "max_pair_straight": (limit_shift(2, True), LIMIT_BITS),
+    "min_airplane": (limit_shift(3, False), LIMIT_BITS),
+    "max_airplane": (limit_shift(3, True), LIMIT_BITS),
+    "excluded_ranks": (EXCLUDED_SHIFT, NUM_RANKS),
+    "action_cards": (ACTIONS_SHIFT, ACTIONS_BITS),
+}
+OPTION_BITS_ = OPTION_BITS   # every switch lies below this bit (RuleSet.options)
 
 CARDS_MASK = DDZ_CARDS_MASK
 TYPE_SHIFT_ = TYPE_SHIFT
@@ -134,15 +152,15 @@ def pack_rules(unsigned options, int min_straight, int max_straight, int min_pai
                int max_pair_straight, int min_airplane, int max_airplane,
                unsigned excluded_ranks, unsigned action_cards):
     """Pack rule options into the integer the core functions take (validated by Rules)."""
-    cdef uint64_t packed = options & 0xFFF
+    cdef uint64_t packed = options & ((1u << OPTION_BITS) - 1)
     cdef int i
     cdef int limits[6]
     limits[:] = [min_straight, max_straight, min_pair_straight, max_pair_straight,
                  min_airplane, max_airplane]
     for i in range(6):
-        if not 0 <= limits[i] <= 15:
+        if not 0 <= limits[i] < (1 << LIMIT_BITS):
             raise ValueError("chain limits lie in 0..15")
-        packed |= (<uint64_t>limits[i]) << (LIMITS_SHIFT + 4 * i)
+        packed |= (<uint64_t>limits[i]) << limit_shift(i // 2 + 1, i % 2)
     if excluded_ranks >= (1 << NUM_RANKS) or action_cards > 2:
         raise ValueError("excluded ranks or action cards out of range")
     packed |= (<uint64_t>excluded_ranks) << EXCLUDED_SHIFT
@@ -161,26 +179,36 @@ PERMISSIVE_RULES = ANY_RULES
 # ---------------------------------------------------------------------------------------
 # The Python boundary
 
-class MoveType(enum.IntEnum):
-    """The type of a move's reading (docs/rules.md#combinations); the values are the core's."""
-
-    PASS = 0
-    SINGLE = 1
-    PAIR = 2
-    TRIO = 3
-    TRIO_SINGLE = 4
-    TRIO_PAIR = 5
-    STRAIGHT = 6
-    PAIR_STRAIGHT = 7
-    AIRPLANE = 8
-    AIRPLANE_SINGLES = 9
-    AIRPLANE_PAIRS = 10
-    FOUR_TWO_SINGLES = 11
-    FOUR_TWO_PAIRS = 12
-    BOMB = 13
-    ROCKET = 14
-    SKIP = 15
-    REVERSE = 16
+# The Python enum of layout.pxd's MoveKind: each name bound to the core's value, so the
+# values are written once (tests/test_moves.py checks moves.pyi against this enum).
+MoveType = enum.IntEnum(
+    "MoveType",
+    [
+        ("PASS", PASS),
+        ("SINGLE", SINGLE),
+        ("PAIR", PAIR),
+        ("TRIO", TRIO),
+        ("TRIO_SINGLE", TRIO_SINGLE),
+        ("TRIO_PAIR", TRIO_PAIR),
+        ("STRAIGHT", STRAIGHT),
+        ("PAIR_STRAIGHT", PAIR_STRAIGHT),
+        ("AIRPLANE", AIRPLANE),
+        ("AIRPLANE_SINGLES", AIRPLANE_SINGLES),
+        ("AIRPLANE_PAIRS", AIRPLANE_PAIRS),
+        ("FOUR_TWO_SINGLES", FOUR_TWO_SINGLES),
+        ("FOUR_TWO_PAIRS", FOUR_TWO_PAIRS),
+        ("BOMB", BOMB),
+        ("ROCKET", ROCKET),
+        ("SKIP", SKIP),
+        ("REVERSE", REVERSE),
+    ],
+    module=__name__,
+    qualname="MoveType",
+)
+MoveType.__doc__ = "The type of a move's reading (docs/rules.md#combinations); the values are the core's."
+if [kind.value for kind in MoveType] != list(range(NUM_KINDS)):
+    # Move.type indexes MOVE_TYPES by the code's kind: every kind must be there, in order
+    raise ImportError("MoveType does not list layout.pxd's move kinds 0 .. NUM_KINDS - 1")
 
 
 cdef tuple MOVE_TYPES = tuple(MoveType)

@@ -8,7 +8,9 @@ from libc.stdint cimport uint64_t
 from ddz._core.layout cimport *
 
 cdef enum:
-    # Option bits of RuleSet.options (the low bits of a packed rule integer).
+    # Option bits of RuleSet.options (the low bits of a packed rule integer). ddz/rules.py
+    # packs Rules.core_flags from its own table of fields; moves.pyx reports this layout as
+    # RULE_LAYOUT and tests/test_rules.py asserts that the two agree.
     OPT_FOUR_WITH_TWO_ = 1
     OPT_SINGLE_KICKERS_DISTINCT_ = 2
     OPT_PAIR_KICKERS_DISTINCT_ = 4
@@ -30,24 +32,34 @@ ctypedef struct RuleSet:
 # The packed rule integer (what Rules.core_flags holds):
 #   bits  0..11  option bits (OPT_*)
 #   bits 12..35  six 4-bit chain limits: min/max straight, min/max pair straight,
-#                min/max airplane
+#                min/max airplane (limit_shift)
 #   bits 36..50  ranks removed from the deck (bit i: rank i, 0..14)
 #   bits 51..52  Skip and Reverse cards in the deck, each (0..2)
 cdef enum:
+    OPTION_BITS = 12
     LIMITS_SHIFT = 12
+    LIMIT_BITS = 4
     EXCLUDED_SHIFT = 36
     ACTIONS_SHIFT = 51
+    ACTIONS_BITS = 2
+
+
+cdef inline int limit_shift(int width, bint longest) noexcept nogil:
+    """The lowest bit of the shortest (longest=False) or longest chain length of a width
+    (1 straight, 2 pair straight, 3 airplane) in a packed rule integer."""
+    return LIMITS_SHIFT + 2 * LIMIT_BITS * (width - 1) + (LIMIT_BITS if longest else 0)
 
 
 cdef inline void unpack_rules(uint64_t packed, RuleSet* rs) noexcept nogil:
     cdef int width, rank
-    cdef unsigned excluded = <unsigned>((packed >> EXCLUDED_SHIFT) & 0x7FFF)
-    cdef uint64_t actions = (packed >> ACTIONS_SHIFT) & 3
-    rs.options = <unsigned>(packed & 0xFFF)
+    cdef unsigned excluded = <unsigned>((packed >> EXCLUDED_SHIFT) & ((1u << NUM_RANKS) - 1))
+    cdef uint64_t actions = (packed >> ACTIONS_SHIFT) & ((1u << ACTIONS_BITS) - 1)
+    cdef uint64_t limit_mask = (1u << LIMIT_BITS) - 1
+    rs.options = <unsigned>(packed & ((1u << OPTION_BITS) - 1))
     rs.min_len[0] = rs.max_len[0] = 0
     for width in range(1, 4):
-        rs.min_len[width] = <int>((packed >> (LIMITS_SHIFT + 8 * (width - 1))) & 15)
-        rs.max_len[width] = <int>((packed >> (LIMITS_SHIFT + 8 * (width - 1) + 4)) & 15)
+        rs.min_len[width] = <int>((packed >> limit_shift(width, False)) & limit_mask)
+        rs.max_len[width] = <int>((packed >> limit_shift(width, True)) & limit_mask)
     rs.deck = digit(SKIP_CARD, actions) | digit(REVERSE_CARD, actions)
     for rank in range(NUM_RANKS):
         if not (excluded >> rank) & 1:

@@ -20,7 +20,8 @@ normalised (``excluded_ranks="43"`` is ``"34"``). Wrong types raise ``TypeError`
 of range ``ValueError``.
 
 The move engine in the native core receives a rule set as one integer of plain flags
-(:attr:`Rules.core_flags`); nothing outside this module builds that integer.
+(:attr:`Rules.core_flags`); nothing outside this module builds that integer. Which fields it
+holds, and where, is written once, on the fields themselves (:data:`CORE_FIELDS`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import dataclasses
 import enum
 import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -41,13 +42,18 @@ from ddz.doudizhu.cards import RANKS, SYMBOLS, Cards, CardsLike
 
 __all__ = [
     "CLASSIC",
+    "CORE_FIELDS",
     "DOUZERO",
     "ENDGAME",
+    "PRESETS",
     "RLCARD",
     "TWO_PLAYER",
     "UNO_LANDLORD",
+    "VARIANTS",
     "Bidding",
+    "CoreField",
     "Rules",
+    "Variant",
     "action_codes",
     "check_deal",
 ]
@@ -65,6 +71,23 @@ class Bidding(enum.Enum):
 
 
 _CHAIN_TOP = 11  # the ace: no chain runs past it
+
+
+class CoreField(NamedTuple):
+    """Where a rule field sits in :attr:`Rules.core_flags`, the integer the move engine reads."""
+
+    shift: int
+    """Its lowest bit."""
+    width: int
+    """Its bits: a switch has one, a count as many as its largest value needs."""
+    doc: str
+    """What it changes, in a line: its row in docs/rules.md ("Every option")."""
+
+
+def _core(default: Any, shift: int, width: int, doc: str) -> Any:
+    # A field the move engine reads: one line each is the whole table. The engine's own
+    # positions are in _core/ruleset.pxd, and tests/test_rules.py asserts that they agree.
+    return dataclasses.field(default=default, metadata={"core": CoreField(shift, width, doc)})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,30 +136,58 @@ class Rules:
     players: int = 3
     hand_size: int = 17
     kitty_size: int = 3
-    excluded_ranks: str = ""
-    action_cards: int = 0
+    excluded_ranks: str = _core("", 36, 15, "ranks taken out of the deck")  # bit i: rank i
+    action_cards: int = _core(0, 51, 2, "Skip and Reverse cards, each")
 
     bidding: Bidding = Bidding.POINTS
     max_grabs: int = 4
     spring: bool = True
 
-    four_with_two: bool = True
-    single_kickers_distinct: bool = True
-    pair_kickers_distinct: bool = True
-    kicker_matches_main: bool = False
-    rocket_as_kickers: bool = False
-    quad_as_wings: bool = False
-    trio_as_wings: bool = False
-    trio_wings_adjacent: bool = True
-    min_straight: int = 5
-    max_straight: int = 12
-    min_pair_straight: int = 3
-    max_pair_straight: int = 12
-    min_airplane: int = 2
-    max_airplane: int = 12
-    multiple_readings: bool = True
-    airplane_rank_includes_wing_trios: bool = False
-    bombs_only_on_heavy_wings: bool = False
+    # the combinations: (default, lowest bit, bits, docs/rules.md's line)
+    four_with_two: bool = _core(True, 0, 1, "four + two singles and four + two pairs exist at all")
+    single_kickers_distinct: bool = _core(
+        True, 1, 1, "single kickers of one move have distinct ranks (`333444+55` is not a move)"
+    )
+    pair_kickers_distinct: bool = _core(
+        True, 2, 1, "pair kickers of one move have distinct ranks (`3333+4444`, `333444+5555`)"
+    )
+    kicker_matches_main: bool = _core(
+        False, 3, 1, "a kicker may be the fourth card of a main rank (`333+3`, `333444+35`)"
+    )
+    rocket_as_kickers: bool = _core(
+        False, 4, 1, "both jokers may be kickers of one move (`3333+XD`)"
+    )
+    quad_as_wings: bool = _core(
+        False, 5, 1, "four equal single wings (`333444555666+7777`); needs repeated single kickers"
+    )
+    trio_as_wings: bool = _core(
+        False, 6, 1, "three equal single wings (`333444555+999`); needs repeated single kickers"
+    )
+    trio_wings_adjacent: bool = _core(
+        True, 8, 1, "a wing trio may sit right beside the chain (`333444555666+7779`)"
+    )
+    min_straight: int = _core(5, 12, 4, "straight lengths")
+    max_straight: int = _core(12, 16, 4, "straight lengths")
+    min_pair_straight: int = _core(3, 20, 4, "pair-straight lengths")
+    max_pair_straight: int = _core(12, 24, 4, "pair-straight lengths")
+    min_airplane: int = _core(2, 28, 4, "airplane chain lengths, with or without wings")
+    max_airplane: int = _core(12, 32, 4, "airplane chain lengths, with or without wings")
+    multiple_readings: bool = _core(
+        True, 7, 1, "a multiset may be played under each of its readings; off, it keeps one"
+    )
+    airplane_rank_includes_wing_trios: bool = _core(
+        False,
+        9,
+        1,
+        "an airplane with single wings compares by its highest trio, wing trios included",
+    )
+    bombs_only_on_heavy_wings: bool = _core(
+        False,
+        10,
+        1,
+        "an airplane whose wings hold a quad, or a wing trio beside a chain of 4+, "
+        "is answered only by bombs",
+    )
 
     core_flags: int = dataclasses.field(init=False, repr=False, compare=False)
 
@@ -217,33 +268,17 @@ class Rules:
                 )
 
     def _pack(self) -> int:
-        options = 0
-        for bit, enabled in (
-            (_moves.OPT_FOUR_WITH_TWO, self.four_with_two),
-            (_moves.OPT_SINGLE_KICKERS_DISTINCT, self.single_kickers_distinct),
-            (_moves.OPT_PAIR_KICKERS_DISTINCT, self.pair_kickers_distinct),
-            (_moves.OPT_KICKER_MATCHES_MAIN, self.kicker_matches_main),
-            (_moves.OPT_ROCKET_AS_KICKERS, self.rocket_as_kickers),
-            (_moves.OPT_QUAD_AS_WINGS, self.quad_as_wings),
-            (_moves.OPT_TRIO_AS_WINGS, self.trio_as_wings),
-            (_moves.OPT_MULTIPLE_READINGS, self.multiple_readings),
-            (_moves.OPT_TRIO_WINGS_ADJACENT, self.trio_wings_adjacent),
-            (_moves.OPT_AIRPLANE_RANK_WING_TRIOS, self.airplane_rank_includes_wing_trios),
-            (_moves.OPT_BOMBS_ONLY_ON_HEAVY_WINGS, self.bombs_only_on_heavy_wings),
-        ):
-            if enabled:
-                options |= bit
-        return _moves.pack_rules(
-            options,
-            self.min_straight,
-            self.max_straight,
-            self.min_pair_straight,
-            self.max_pair_straight,
-            self.min_airplane,
-            self.max_airplane,
-            sum(1 << RANKS.index(char) for char in set(self.excluded_ranks)),
-            self.action_cards,
-        )
+        packed = 0
+        for name, shift, width in _PACKING:
+            value = getattr(self, name)
+            if value.__class__ is str:  # excluded_ranks, canonical: each rank at most once
+                value = sum([1 << RANKS.index(char) for char in value])
+            if value >> width:
+                # _validate keeps every value in range; this keeps a field that outgrows
+                # its width from spilling into its neighbour's bits
+                raise ValueError(f"{name}={value!r} does not fit its {width} core bits")
+            packed |= value << shift
+        return packed
 
     @property
     def deck(self) -> Cards:
@@ -305,6 +340,15 @@ class Rules:
         return best or super().__repr__()
 
 
+CORE_FIELDS: dict[str, CoreField] = {
+    field.name: field.metadata["core"]
+    for field in dataclasses.fields(Rules)
+    if "core" in field.metadata
+}
+"""The fields of :attr:`Rules.core_flags` by name, in declaration order."""
+
+_PACKING = tuple((name, field.shift, field.width) for name, field in CORE_FIELDS.items())
+
 CLASSIC = Rules()
 """The rule book's classic three-player game (docs/rules.md#classic-game)."""
 
@@ -361,14 +405,30 @@ def _value_repr(value: object) -> str:
 _PRESET_NAMES: dict[str, Rules] = {}
 """The presets by their names in ``ddz`` (for the repr), filled below."""
 
-PRESETS = {
-    "classic": CLASSIC,
-    "douzero": DOUZERO,
-    "endgame": ENDGAME,
-    "rlcard": RLCARD,
-    "two-player": TWO_PLAYER,
-    "uno-landlord": UNO_LANDLORD,
-}
+
+class Variant(NamedTuple):
+    """A preset and the name it goes by."""
+
+    name: str
+    """Its name in records, on the command line and in ``ddz.envs`` (``"two-player"``);
+    ``ddz.TWO_PLAYER`` in Python."""
+    rules: Rules
+    environment: bool = False
+    """``ddz.envs`` offers it as a game (:data:`ddz.envs.GAMES`)."""
+
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant("classic", CLASSIC, environment=True),
+    Variant("douzero", DOUZERO),
+    Variant("endgame", ENDGAME),
+    Variant("rlcard", RLCARD),
+    Variant("two-player", TWO_PLAYER, environment=True),
+    Variant("uno-landlord", UNO_LANDLORD, environment=True),
+)
+"""Every preset, registered here once: :data:`PRESETS`, ``ddz.envs.GAMES`` and
+``ddz.envs.PRESETS`` are read from it."""
+
+PRESETS = {variant.name: variant.rules for variant in VARIANTS}
 """The presets by the names records and the command line use."""
 
 _PRESET_NAMES.update({name.upper().replace("-", "_"): preset for name, preset in PRESETS.items()})

@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from ddz.base.errors import IllegalMoveError
 from ddz.doudizhu.game import Game
+from ddz.doudizhu.rules import VARIANTS
 from ddz.uno.game import Game as UnoGame
 
 __all__ = [
@@ -28,8 +29,9 @@ __all__ = [
     "render_table",
 ]
 
-GAMES = ("classic", "two-player", "uno-landlord", "uno")
-"""The games every environment plays, by name."""
+GAMES = (*(variant.name for variant in VARIANTS if variant.environment), "uno")
+"""The games every environment plays, by name: the Dou Dizhu presets ``ddz.rules.VARIANTS``
+marks for the environments, then UNO."""
 
 IllegalAction: TypeAlias = Literal["raise", "lose"]
 """What an illegal action does (see the module docstring)."""

@@ -11,14 +11,14 @@ from ddz.doudizhu import render
 from ddz.doudizhu.action_space import ActionSpace, action_space
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import HISTORY, observation_bounds
-from ddz.doudizhu.rules import CLASSIC, TWO_PLAYER, UNO_LANDLORD, Rules
+from ddz.doudizhu.rules import CLASSIC, VARIANTS, Rules
 from ddz.envs.base import Adapter, IllegalAction, Vector
 from ddz.play import agents
 
 __all__ = ["PRESETS", "DouDizhuAdapter", "observation_bounds"]
 
-PRESETS = {"classic": CLASSIC, "two-player": TWO_PLAYER, "uno-landlord": UNO_LANDLORD}
-"""The Dou Dizhu games by name."""
+PRESETS = {variant.name: variant.rules for variant in VARIANTS if variant.environment}
+"""The Dou Dizhu games by name (the presets ``ddz.rules.VARIANTS`` marks for the environments)."""
 
 
 class DouDizhuAdapter(Adapter):
