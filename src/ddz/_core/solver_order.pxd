@@ -1,0 +1,319 @@
+# cython: cdivision=True
+# The exact solver's move ordering (solver.pyx): the moves a node searches (the dominated
+# ones left out) and the order it searches them in, by the cost of the split each leaves.
+
+from libc.stdint cimport uint64_t
+
+from ddz._core.layout cimport *
+from ddz._core.ruleset cimport *
+from ddz._core.readings cimport *
+from ddz._core.generator cimport *
+from ddz._core.solver_position cimport *
+from ddz._core.solver_keys cimport mix64, chain_starts, chain_ranks_of_hand, LOW_RANKS
+from ddz._core.solver_static cimport Opponents, answer_by_bombs, answerable_ranks, top_rank
+
+# ---------------------------------------------------------------------------------------
+# Move ordering
+#
+# Measured on random two-seat positions (docs/solver.md): the table's move first, then the
+# moves that leave the hand the cheapest split (split_cost: the fewest plays that empty it, as
+# if it led every time, a play the opponents could answer counting twice), the most cards
+# among those (long chains, airplanes, trios with kickers), generation order among equals
+# (low ranks first), bombs and the rocket after every other move, the pass last. The plays
+# first made 30- and 34-card trees 5-20 times smaller than the most cards alone; counting
+# answerable plays twice and keeping the bombs back halved the hardest 34-card trees again.
+# A history heuristic and a bonus for moves no opponent can answer made the trees bigger.
+
+cdef enum:
+    PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (512 KB)
+    PLAYS_START = 1 << 10   # of which a new searcher uses (8 KB), doubled as nodes pass it
+    PLAYS_BUDGET = 4000     # generator calls a node's ordering may spend on split_cost
+
+cdef inline uint64_t opponents_summary(const Opponents* o) noexcept nogil:
+    """What rough_answer looks at, in one word (never 0)."""
+    return (<uint64_t>(top_rank(o.has1) + 1) | (<uint64_t>(top_rank(o.has2) + 1) << 4)
+            | (<uint64_t>(top_rank(o.has3) + 1) << 8) | (<uint64_t>(o.bomb_rank + 1) << 12)
+            | (<uint64_t>o.rocket << 16) | (<uint64_t>o.actions << 17) | (1ULL << 20))
+
+
+cdef inline bint rough_answer(const Opponents* o, uint64_t move) noexcept nogil:
+    """can_answer from the summary alone, a chain judged by its top card against the
+    opponents' highest of its width (a guess, for ordering only: never for a verdict)."""
+    cdef int kind = code_kind(move), rank = code_rank(move)
+    cdef int decided = answer_by_bombs(o, kind, rank)
+    if decided >= 0:
+        return decided
+    if kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
+        return False
+    if kind == SINGLE or kind == STRAIGHT:
+        return (o.has1 & ranks_above(rank)) != 0
+    if kind == PAIR or kind == PAIR_STRAIGHT:
+        return (o.has2 & ranks_above(rank)) != 0
+    return (o.has3 & ranks_above(rank)) != 0     # trios, with kickers, airplanes
+
+
+cdef inline int simple_cost(const Hand* h, const Opponents* o) noexcept nogil:
+    """split_cost of a hand of singles and pairs alone (no trio, quad or chain ranks): each
+    rank one move (a pair whole: two singles cost at least as much), both jokers one (the
+    rocket), one more for each that rough_answer says the opponents answer."""
+    cdef uint64_t ranks = h.has[1], answerable = answerable_ranks(h, o)
+    cdef uint64_t jokers = rank_bit(SMALL_JOKER) | rank_bit(BIG_JOKER)
+    cdef int cost = 0
+    if (ranks & jokers) == jokers:
+        ranks &= ~jokers
+        answerable &= ~jokers
+        cost = 1 + o.actions         # the rocket: answered by action cards alone
+    return cost + card_total(ranks) + card_total(answerable)
+
+
+cdef inline int split_cost(Searcher* S, uint64_t hand, const Opponents* o, uint64_t summary,
+                           uint64_t* buf, Py_ssize_t cap) noexcept nogil:
+    """The cheapest split of hand into moves, leading each time: a move costs 1, and 2 when
+    rough_answer says the opponents can answer it (the move holding the hand's lowest card
+    is chosen at each level). A hand of singles and pairs alone is counted (simple_cost);
+    others are memoised by hand and summary; past the node's budget, or out of scratch
+    (buf: cap codes), an upper bound, not memoised."""
+    cdef uint64_t* slot
+    cdef uint64_t tag
+    cdef Sink sink
+    cdef Py_ssize_t i, n
+    cdef int low, best = 1 << 20, v
+    cdef uint64_t move
+    cdef Hand h
+    if hand == 0:
+        return 0
+    load_hand(&h, hand)
+    if h.has[3] == 0 and chain_ranks_of_hand(&h, &S.rs) == 0:
+        return simple_cost(&h, o)
+    tag = mix64(hand) ^ mix64(summary)
+    slot = S.plays + (tag & S.plays_mask)
+    if (slot[0] ^ tag) >> 8 == 0 and slot[0] & 255:
+        return <int>(slot[0] & 255) - 1
+    if S.plays_budget <= 0:
+        return 2 * card_total(hand)
+    S.plays_budget -= 1
+    sink.out = buf
+    sink.cap = cap
+    sink.n = 0
+    generate_lowest(hand, &S.rs, &sink)
+    n = sink.n
+    if n > cap:
+        return 2 * card_total(hand)
+    low = ddz_ctz64(hand) // 3
+    for i in range(n):
+        move = buf[i]
+        if count_of(move, low) == 0:
+            continue
+        v = 2 if rough_answer(o, move) else 1
+        if v >= best:
+            continue
+        v += split_cost(S, hand - code_cards(move), o, summary, buf + n, cap - n)
+        if v < best:
+            best = v
+    if S.plays_budget > 0:
+        slot[0] = (tag & ~255ULL) | <uint64_t>(best + 1)
+    return best
+
+
+# ---------------------------------------------------------------------------------------
+# Dominated kickers
+#
+# Two seats, win/loss mode. Let k1 < k2 be ranks of 3..2 that the side to act holds c times
+# each, c = 1 or c = 2, where no straight of its hand could hold k1, nor (c = 2) any pair
+# straight (so no chain of a later hand can: hands only shrink; an airplane never holds a
+# rank held at most twice). A move Y with kickers (trio + single or pair, four + two singles
+# or pairs, an airplane with wings) that plays all c cards of k2 and no k1 is worth no more
+# than Y', the same move with the c cards of k1 for those of k2:
+#
+# * Y' is legal where Y is: a rank held at most twice is no main rank, and the kicker rules
+#   (distinct kickers, kicker matches main, wings next to the chain, the rocket) ask only
+#   how many cards of a rank the kickers hold and whether it is a main rank or a joker,
+#   the same for k1 as for k2 (neither is in the rest of Y). Y' has Y's type, main rank and
+#   length, so it answers what Y answers and is answered by the same moves (answers(): the
+#   comparison rank with wing trios and heavy_wings() look only at ranks held three or four
+#   times in the move).
+# * After Y and after Y' the positions differ only in the mover's hand (R + c k1 against
+#   R + c k2) and the table (Y against Y'). The mover in the second copies the first move
+#   for move, playing k2 wherever the first plays k1: k1 can go only as a single, a pair or
+#   kickers (in no chain), k2 works as well (the same kicker rules), and a single or pair of
+#   k2 beats whatever that of k1 beats while the answers to it are among those to k1 (the
+#   same bombs, rocket, Skip and Reverse; fewer singles or pairs). After such a move the
+#   hands differ the same way with fewer cards of k1 / k2, or not at all. The opponent's
+#   moves in the second copy are always among those in the first, and the card counts (the
+#   let, the empty hand) are the same throughout, so the second copy is won whenever the
+#   first is. (A chain through k1 could not be copied: hence the condition on k1; a chain
+#   through k2 is only one more choice for the second copy.)
+#
+# So Y can be left out of the search at every node: a won node keeps a winning move (Y' or
+# better) and a lost node's value is unchanged. Not with three seats (a teammate may rather
+# overtake a low single than a high one) nor in score mode (not argued there).
+#
+# Equivalent ranks (dominated_set), by the same copying. Let a < b be ranks of 3..2, a held
+# c times (c = 1, 2, 3) and in no chain of the hand (no straight; with c >= 2 no pair
+# straight; with c = 3 no airplane), b held c times too, and the opponent holding at least c
+# cards of no rank in (a, b]. A move Y of b's c cards (a single, a pair, a trio with or
+# without kickers, leading or answering the table) is worth no more than Y', the same move
+# with a for b (when a beats the table, and, for a trio, when Y' is among the moves):
+#
+# * the opponent answers Y' with exactly what answers Y: the moves of that type above a are
+#   those above b, as it holds none between (nor at b: a tie does not beat); and the same
+#   bombs, rocket and action cards;
+# * after Y the mover holds R + c a, after Y' it holds R + c b: the second copies the first
+#   move for move, playing b wherever the first plays a, as above (a only as a single, a
+#   pair, a trio or kickers; b beats whatever a beats and is answered by less).
+#
+# A single of a rank b held twice or three times (a pair of a trio) against an a held once
+# (twice) goes the same way, the second hand holding one more b than the first: R + a + b
+# against R + 2b. The copy then plays b and b where the first plays a and b as two single
+# kickers of one move (four with two, an airplane's wings), which the kicker rules may
+# forbid. So that case is taken only where the hand holds no quad and can form no airplane
+# (then no move of it, nor of a smaller hand, has two single kickers), or, for a single of a
+# pair, where two single kickers of a rank are allowed.
+#
+# Measured on the 12 random 34-card deals of docs/solver.md: 18.7M nodes before, 9.3M after,
+# together with the forced pass (advance).
+
+cdef inline bint dominated_by(uint64_t used, uint64_t spare) noexcept nogil:
+    """A rank of spare below a rank of used?"""
+    return used != 0 and spare != 0 and ddz_ctz64(spare) < 63 - ddz_clz64(used)
+
+
+cdef inline bint dominated_kickers(uint64_t move, uint64_t ones, uint64_t spare_ones,
+                                   uint64_t twos, uint64_t spare_twos) noexcept nogil:
+    """Does move play, as kickers, every card of a rank k2 held once (ones) or twice (twos)
+    and no card of a lower rank k1 held as often and in spare_ones / spare_twos? (Y above:
+    then the same move with k1 for k2 is at least as good.)"""
+    cdef int kind = code_kind(move)
+    cdef uint64_t cards
+    if not (kind == TRIO_SINGLE or kind == TRIO_PAIR or kind == FOUR_TWO_SINGLES
+            or kind == FOUR_TWO_PAIRS or kind == AIRPLANE_SINGLES or kind == AIRPLANE_PAIRS):
+        return False
+    cards = code_cards(move)
+    # ranks held once or twice are never main ranks (a trio or a quad): kickers
+    if dominated_by(cards & ones, spare_ones & ~cards):
+        return True
+    return dominated_by((cards >> 1) & ~cards & twos, spare_twos & ~(cards | (cards >> 1)))
+
+
+cdef inline bint dominated_set(const Pos* p, const Opponents* o, const uint64_t* moves,
+                               Py_ssize_t n, uint64_t move, const uint64_t* held,
+                               const uint64_t* spare, const uint64_t* broken) noexcept nogil:
+    """Is move a single, pair or trio (with or without kickers) whose main rank b is held
+    exactly that often (held[width]) while a lower rank a of spare[width] beats the table,
+    the opponent holds that many of no rank in (a, b], and the same move with a for b is
+    among the moves? (Then that move is at least as good: see above.)"""
+    cdef int kind = code_kind(move), width, a, b
+    cdef uint64_t bit, candidates, theirs, other
+    cdef Py_ssize_t i
+    if kind == SINGLE:
+        width = 1
+        theirs = o.has1
+    elif kind == PAIR:
+        width = 2
+        theirs = o.has2
+    elif kind == TRIO or kind == TRIO_SINGLE or kind == TRIO_PAIR:
+        width = 3
+        theirs = o.has3
+    else:
+        return False
+    b = code_rank(move)
+    bit = rank_bit(b)
+    candidates = spare[width] & (bit - 1)
+    if not candidates or not ((held[width] | broken[width]) & bit):
+        return False
+    if p.table:
+        candidates &= ranks_above(code_rank(p.table))
+        if not candidates:
+            return False
+    a = top_rank(candidates)
+    if theirs & (bit | (bit - 1)) & ranks_above(a):
+        return False
+    if width < 3:
+        return True                  # a single or pair of a: always a move
+    other = make_code(code_cards(move) - digit(b, 3) + digit(a, 3), kind, a,
+                      code_length(move))
+    for i in range(n):
+        if moves[i] == other:
+            return True
+    return False                     # a's cards among the kickers: no such move
+
+
+cdef inline Py_ssize_t kept_moves(Searcher* S, const Pos* p, const Opponents* o,
+                                  const uint64_t* moves, Py_ssize_t n, int* order,
+                                  uint64_t chained) noexcept nogil:
+    """Fill order with the indices of the moves worth searching (all but the dominated
+    ones above, where they apply) and return how many."""
+    cdef Py_ssize_t i, m = 0
+    cdef uint64_t choices
+    cdef Hand hand
+    cdef uint64_t held[4]
+    cdef uint64_t spare[4]
+    cdef uint64_t broken[4]     # broken[w]: ranks held more often than w whose w-card plays
+                                # the dominance above may also judge
+    cdef int width
+    cdef bint some = False
+    if p.players == 2 and not S.score_mode and S.rs.min_len[1] >= 2 \
+            and S.rs.min_len[2] >= 2:
+        # ranks 3..2 held exactly once, twice, three times
+        load_hand(&hand, p.hands[p.current])
+        for width in range(1, 4):
+            held[width] = hand.has[width] & ~hand.has[width + 1] & LOW_RANKS
+        for width in range(1, 4):
+            # in no chain of the hand (a rank held w times is in no chain wider than w)
+            spare[width] = held[width] & ~chained
+        # a single b of a pair or trio (a pair of a trio) against an a held once (twice):
+        # the hand that keeps the b's must be able to play them wherever the other plays
+        # a's and b's, several single kickers of one move among that. Sure where no move of
+        # the hand, nor of a smaller one, has more than one single kicker (no quad, no
+        # airplane); else only for a single of a pair where two single kickers of a rank
+        # are allowed
+        broken[1] = 0
+        broken[2] = 0
+        broken[3] = 0
+        if spare[1] or spare[2]:
+            if hand.has[4] == 0 and not chain_starts(hand.has[3], S.rs.min_len[3]):
+                broken[1] = held[2] | held[3]
+                broken[2] = held[3]
+            elif not (S.rs.options & OPT_SINGLE_KICKERS_DISTINCT_):
+                broken[1] = held[2]
+        for width in range(1, 4):
+            choices = held[width] | broken[width]
+            if (choices & (choices - 1)) == 0:
+                spare[width] = 0     # fewer than two ranks to choose between
+            some = some or spare[width] != 0
+    for i in range(n):
+        if some and (dominated_kickers(moves[i], held[1], spare[1], held[2], spare[2])
+                     or dominated_set(p, o, moves, n, moves[i], held, spare, broken)):
+            continue
+        order[m] = <int>i
+        m += 1
+    return m
+
+
+cdef inline void order_moves(Searcher* S, const Pos* p, const Opponents* o,
+                             const uint64_t* moves, int* scores, const int* order, Py_ssize_t m,
+                             int tt_index, uint64_t* buf, Py_ssize_t cap) noexcept nogil:
+    """A score per move of order[0..m) (indices into moves), higher first (the search
+    selects lazily). o: the other side's cards (load_opponents_of); buf: cap codes of
+    scratch."""
+    cdef Py_ssize_t i, j
+    cdef int score, kind
+    cdef uint64_t hand = p.hands[p.current], summary = opponents_summary(o)
+    S.plays_budget = PLAYS_BUDGET
+    while S.nodes > S.plays_mask and S.plays_mask < PLAYS_SIZE - 1:
+        S.plays_mask = 2 * S.plays_mask + 1     # entries stored before are misses now
+    for j in range(m):
+        i = order[j]
+        kind = code_kind(moves[i])
+        if moves[i] == 0:
+            score = -(1 << 20)           # the pass
+        elif kind == BOMB or kind == ROCKET:
+            score = -(1 << 19)           # kept back
+        else:
+            score = (8 * card_total(code_cards(moves[i]))
+                     - 64 * split_cost(S, hand - code_cards(moves[i]), o, summary, buf, cap))
+        if S.noise:
+            score += <int>(mix64(moves[i] + <uint64_t>S.noise) & 7)
+        if i == tt_index:
+            score = 1 << 30
+        scores[i] = score

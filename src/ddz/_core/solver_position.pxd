@@ -1,0 +1,129 @@
+# cython: cdivision=True
+# The exact solver's position (solver.pyx): the play-phase part of a game's state, the
+# searcher that holds a search's stacks, limits and memo, and play on a position (the seat
+# after, a game-ending move, a move played, the value of ending the game).
+
+from libc.stdint cimport uint64_t
+
+from ddz._core.layout cimport *
+from ddz._core.ruleset cimport *
+from ddz._core.readings cimport *
+from ddz._core.solver_table cimport Table
+
+ctypedef struct Pos:
+    uint64_t hands[3]       # seat 2 empty with two seats
+    uint64_t table          # the move to beat, 0 when leading
+    int table_player        # who made it, -1 when leading
+    int current             # the seat to act
+    int landlord
+    int players             # 2 or 3
+    int direction           # +1 in seat order, -1 reversed (Uno the Landlord)
+    int let                 # two seats: the farmer wins on reaching this many cards (0: off)
+    int landlord_plays      # moves the landlord made, capped at 2 (spring bookkeeping)
+    int farmer_plays        # moves the farmers made, capped at 1
+
+ctypedef struct Searcher:
+    RuleSet rs
+    Table* tt
+    uint64_t* moves         # the move stack: each node's moves above its parent's
+    int* scores
+    int* order              # the search order: indices into the node's moves
+    uint64_t* keys          # the children's table keys, when computed ahead
+    Py_ssize_t top
+    uint64_t nodes
+    uint64_t node_limit     # 0: none
+    double deadline         # monotonic seconds; 0: none
+    int* stop      # shared by the threads of one solve
+    int aborted
+    int overflow            # the move stack ran out (a position too wide: unknown)
+    int score_mode
+    int spring              # the rules count a spring
+    int noise               # lazy SMP: this thread's ordering perturbation (0: none)
+    int busy                # a solve is using this searcher (set and tested under the GIL)
+    uint64_t* plays         # split_cost memo, direct-mapped: the top 56 bits of the hash of
+                            # the hand and the opponents' summary, then cost + 1 (a hash
+                            # collision could only misorder moves, never change a value)
+    int plays_budget        # generator calls left to the ordering of the current node
+    uint64_t plays_mask     # the memo's entries in use, less one: it grows with the nodes
+                            # searched, so that a small search touches (and page-faults
+                            # in) a few pages of it, not all 128
+
+
+cdef inline int side_of(const Pos* p, int seat) noexcept nogil:
+    return 0 if seat == p.landlord else 1
+
+
+cdef inline int seat_after(const Pos* p, int seat, int steps) noexcept nogil:
+    """The seat steps (1 or 2) places after seat in the direction of play (no division:
+    this runs at every node)."""
+    cdef int after = seat + steps * p.direction
+    if after < 0:
+        after += p.players
+    elif after >= p.players:
+        after -= p.players
+    if after >= p.players:                   # two seats, two steps
+        after -= p.players
+    return after
+
+
+cdef inline bint ends_game(const Pos* p, uint64_t move) noexcept nogil:
+    """Does the player to act end the game with move (out of cards, or down to the let)?"""
+    cdef uint64_t rest
+    if move == 0:
+        return False
+    rest = p.hands[p.current] - code_cards(move)
+    if rest == 0:
+        return True
+    return p.let > 0 and p.current != p.landlord and card_total(rest) <= p.let
+
+
+cdef inline void play(Pos* p, uint64_t move) noexcept nogil:
+    """state.pxd's apply_play on the position (the caller checks ends_game first)."""
+    cdef int seat = p.current, kind = code_kind(move), next_seat
+    if move == 0:
+        next_seat = seat_after(p, seat, 1)
+        if next_seat == p.table_player:
+            p.table = 0
+            p.table_player = -1
+        p.current = next_seat
+        return
+    p.hands[seat] -= code_cards(move)
+    if seat == p.landlord:
+        if p.landlord_plays < 2:
+            p.landlord_plays += 1
+    else:
+        p.farmer_plays = 1
+    if kind == SKIP or kind == REVERSE:
+        if kind == SKIP:
+            next_seat = seat_after(p, seat, 2)
+            if next_seat == p.table_player:
+                p.table = 0
+                p.table_player = -1
+        else:
+            p.direction = -p.direction
+            next_seat = seat_after(p, seat, 1)
+            if next_seat == p.table_player:
+                next_seat = seat_after(p, next_seat, 1)
+    else:
+        p.table = move
+        p.table_player = seat
+        next_seat = seat_after(p, seat, 1)
+    p.current = next_seat
+
+
+cdef inline int terminal_value(const Searcher* S, const Pos* p, uint64_t move) noexcept nogil:
+    """The value, for the side that ends the game with move, of ending it: 1 in win/loss
+    mode; 1 + the doublings it brings (the move a bomb or rocket, a spring) in score mode."""
+    cdef int doublings = 0, kind
+    cdef bint landlord = p.current == p.landlord
+    if not S.score_mode:
+        return 1
+    kind = code_kind(move)
+    if kind == BOMB or kind == ROCKET:
+        doublings += 1
+    if S.spring:
+        if landlord and p.farmer_plays == 0:
+            doublings += 1
+        elif not landlord and p.landlord_plays == 1:
+            doublings += 1
+    return doublings + 1

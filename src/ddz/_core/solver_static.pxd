@@ -1,0 +1,347 @@
+# cython: cdivision=True
+# The exact solver's static tests (solver.pyx): the opposing side's cards and whether they
+# may answer a move, the static win test (a split of the hand into unanswered moves and one
+# more) and the tests built on it, the answer after which it passes and the singles and
+# pairs the opponent answers to a win at once; and the forced pass.
+
+from libc.stdint cimport uint64_t
+
+from ddz._core.layout cimport *
+from ddz._core.ruleset cimport *
+from ddz._core.readings cimport *
+from ddz._core.generator cimport *
+from ddz._core.solver_position cimport *
+from ddz._core.solver_keys cimport answer_tops, chain_ranks_of_hand
+
+# ---------------------------------------------------------------------------------------
+# A static win test: a hand that leads and splits into combinations of which all but one
+# no opponent can answer wins (it plays the unanswerable ones, keeping the lead each time,
+# then the last one). Sound under every rule set: the opponents' hand never changes along
+# that line, a move is judged unanswerable only when the opponents (their cards pooled,
+# which can only add answers) hold no answer to it, and the moves come from the generator.
+# Off in score mode (it proves a win, not its score). The same test follows an answer no
+# opponent can answer (answer_static_win): the side that made it leads next.
+
+cdef enum:
+    STATIC_BUDGET = 64      # generator calls a static_win test may spend
+
+ctypedef struct Opponents:
+    uint64_t cards           # the opposing side's cards, pooled
+    uint64_t has1, has2, has3    # spread rank sets held at least 1, 2, 3 times
+    int bomb_rank            # their highest bomb's rank, -1 for none
+    bint rocket
+    bint actions             # a Skip or Reverse card answers anything
+
+ctypedef struct WinSearch:
+    const RuleSet* rs
+    const Opponents* opp
+    uint64_t* buf            # scratch for the moves of each level
+    Py_ssize_t cap
+    int budget               # generator calls left; out of it: no verdict
+    int let                  # the hand wins on reaching this many cards (0: on emptying)
+    uint64_t first           # the line's first move, once found
+    bint first_open          # first is still to be chosen (the last combination so far)
+    bint need_first          # the caller reads first back
+
+
+cdef inline void load_opponents(Opponents* o, uint64_t cards) noexcept nogil:
+    cdef Hand hand
+    cdef uint64_t quads
+    load_hand(&hand, cards)
+    o.cards = cards
+    o.has1 = hand.has[1]
+    o.has2 = hand.has[2]
+    o.has3 = hand.has[3]
+    quads = hand.has[4]
+    o.bomb_rank = (63 - ddz_clz64(quads)) // 3 if quads else -1
+    o.rocket = holds(hand.has[1], SMALL_JOKER) and holds(hand.has[1], BIG_JOKER)
+    o.actions = count_of(cards, SKIP_CARD) != 0 or count_of(cards, REVERSE_CARD) != 0
+
+
+cdef inline void load_opponents_of(Opponents* o, const Pos* p) noexcept nogil:
+    """o: the cards of the side not to act in p, pooled."""
+    cdef uint64_t cards = 0
+    cdef int seat
+    for seat in range(p.players):
+        if side_of(p, seat) != side_of(p, p.current):
+            cards += p.hands[seat]
+    load_opponents(o, cards)
+
+
+cdef inline int answer_by_bombs(const Opponents* o, int kind, int rank) noexcept nogil:
+    """What the opponents' action cards, bombs and rocket decide of an answer to a move of
+    kind and rank: 1 an answer may exist, 0 none can, -1 undecided (the move's own kind)."""
+    if o.actions:
+        return 1
+    if kind == ROCKET:
+        return 0
+    if o.rocket:
+        return 1
+    if kind == BOMB:
+        return o.bomb_rank > rank
+    if o.bomb_rank >= 0:
+        return 1
+    return -1
+
+
+cdef inline bint can_answer(const RuleSet* rs, const Opponents* o, uint64_t move) noexcept nogil:
+    """May the opponents hold an answer to move? (True when unsure.)"""
+    cdef int kind = code_kind(move), rank = code_rank(move)
+    cdef Sink sink
+    cdef int decided = answer_by_bombs(o, kind, rank)
+    if decided >= 0:
+        return decided
+    if kind == SINGLE:
+        return (o.has1 & ranks_above(rank)) != 0
+    if kind == PAIR:
+        return (o.has2 & ranks_above(rank)) != 0
+    if kind == TRIO or kind == TRIO_SINGLE or kind == TRIO_PAIR:
+        return (o.has3 & ranks_above(rank)) != 0   # kickers not looked at: maybe
+    if kind == FOUR_TWO_SINGLES or kind == FOUR_TWO_PAIRS:
+        return False                 # a higher one needs a quad, and they hold no bomb
+    if kind == STRAIGHT or kind == PAIR_STRAIGHT:
+        # a chain of the length topping higher (the generator's answers, no kickers)
+        return (answer_tops(o.cards, kind, code_length(move)) & ranks_above(rank)) != 0
+    # airplanes: count the answers without writing them (unfiltered readings only add)
+    sink.out = NULL
+    sink.cap = 0
+    sink.n = 0
+    generate(o.cards, move, rs, &sink)
+    return sink.n > 1                # the pass is the first
+
+
+cdef inline void advance(const RuleSet* rs, const Pos* p, const Opponents* o, uint64_t move,
+                         Pos* child) noexcept nogil:
+    """child: p after move and, in a two-seat position, after the opponent's pass too when it
+    holds no answer to move (o: its cards, load_opponents_of): a node whose one move is the
+    pass is not searched on its own."""
+    cdef int kind = code_kind(move)
+    child[0] = p[0]
+    play(child, move)
+    if p.players == 2 and move != 0 and kind != SKIP and kind != REVERSE \
+            and not can_answer(rs, o, move):
+        play(child, 0)
+
+
+cdef inline bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcept nogil:
+    """Can hand be split into moves no opponent answers, plus (last_open) one more move?
+    The move holding the hand's lowest card is chosen at each level."""
+    cdef Sink sink
+    cdef Py_ssize_t i, n
+    cdef uint64_t* moves
+    cdef uint64_t move
+    cdef int low
+    cdef bint answerable, exact
+    if hand == 0 or (w.let > 0 and card_total(hand) <= w.let):
+        return True
+    if w.let == 0:
+        answerable = forced_answerable(w.rs, hand, w.opp, &exact)
+        if answerable >= (2 if last_open else 1):
+            return False             # more answerable moves than the split may have
+        if exact and not w.need_first:
+            return True              # and no fewer: few enough
+    w.budget -= 1
+    if w.budget < 0:
+        return False
+    moves = w.buf
+    sink.out = moves
+    sink.cap = w.cap
+    sink.n = 0
+    generate_lowest(hand, w.rs, &sink)
+    n = sink.n
+    if n > sink.cap:
+        return False
+    low = ddz_ctz64(hand) // 3
+    w.buf += n
+    w.cap -= n
+    for i in range(n):
+        move = moves[i]
+        if count_of(move, low) == 0:
+            continue
+        answerable = can_answer(w.rs, w.opp, move)
+        if answerable and not last_open:
+            continue
+        if split_wins(w, hand - code_cards(move), last_open and not answerable):
+            if not answerable or w.first_open:
+                w.first = move       # an unanswerable move is played first
+                w.first_open = answerable
+            w.buf -= n
+            w.cap += n
+            return True
+    w.buf -= n
+    w.cap += n
+    return False
+
+
+cdef inline int forced_answerable(const RuleSet* rs, uint64_t mine,
+                                  const Opponents* opp, bint* exact) noexcept nogil:
+    """A lower bound on the answerable moves of every split of mine (that plays it all): the
+    ranks it holds once or twice, in no chain it could form, whose single or pair the
+    opponents could answer (held twice: two singles are answered wherever the pair is),
+    less the kickers its trios and quads could carry them as (one a trio, two a quad). The
+    static win test's split has at most one answerable move, so a bound of two rules it out
+    before its search (measured: most tests fail, and their search was most of the test's
+    cost). exact: set where the bound is the fewest a split can have (see below)."""
+    cdef Hand hand
+    cdef uint64_t loose, answerable
+    load_hand(&hand, mine)
+    loose = ~chain_ranks_of_hand(&hand, rs)     # (airplane ranks are held three times)
+    answerable = answerable_ranks(&hand, opp)
+    # exact: a hand of singles and pairs alone (no trio, quad or chain ranks) has no other
+    # moves but the rocket, and its best split plays each pair whole and the rocket as one:
+    # the bound is then the split's count (or more, never less: opponents' action cards
+    # count the rocket's two jokers apart), so the test may answer without a search
+    exact[0] = (hand.has[3] | ~loose) == 0
+    # spread sets: one bit a rank
+    return card_total(answerable & loose) - card_total(hand.has[3]) - card_total(hand.has[4])
+
+
+cdef inline uint64_t answerable_ranks(const Hand* hand, const Opponents* opp) noexcept nogil:
+    """The spread set of the ranks hand holds once or twice whose single or pair the
+    opponents could answer (all of them where they hold a bomb, the rocket or an action
+    card, but the hand's own rocket unless action cards answer it)."""
+    cdef uint64_t once = hand.has[1] & ~hand.has[2], twice = hand.has[2] & ~hand.has[3]
+    cdef uint64_t answerable
+    if opp.actions or opp.rocket or opp.bomb_rank >= 0:
+        answerable = once | twice
+        if not opp.actions and holds(once, SMALL_JOKER) and holds(once, BIG_JOKER):
+            answerable &= ~(rank_bit(SMALL_JOKER) | rank_bit(BIG_JOKER))   # the rocket
+        return answerable
+    return (once & below_top(opp.has1)) | (twice & below_top(opp.has2))
+
+
+cdef inline int top_rank(uint64_t spread) noexcept nogil:
+    """The highest rank of a spread set, -1 for none."""
+    return (63 - ddz_clz64(spread)) // 3 if spread else -1
+
+
+cdef inline uint64_t below_top(uint64_t spread) noexcept nogil:
+    """The spread set of every rank below the highest of spread (none if it is empty)."""
+    return (rank_bit(top_rank(spread)) - 1) & DDZ_SPREAD_RANKS if spread else 0
+
+
+cdef inline int static_win(const RuleSet* rs, const Pos* p, const Opponents* opp,
+                           uint64_t* buf, Py_ssize_t cap, int budget,
+                           uint64_t* first) noexcept nogil:
+    """1 if the side to act, leading, wins by the split above (first: a winning move, unless
+    NULL), 0 if the test finds no such split (the position may still be won). opp: the other
+    side's cards (load_opponents_of); buf: cap codes of scratch; budget: generator calls it
+    may make."""
+    cdef WinSearch w
+    cdef int me = p.current
+    cdef uint64_t mine
+    if p.table != 0:
+        return 0
+    mine = p.hands[me]
+    if count_of(mine, SKIP_CARD) or count_of(mine, REVERSE_CARD):
+        return 0                     # action cards move the turn: not this test's business
+    w.rs = rs
+    w.opp = opp
+    w.buf = buf
+    w.cap = cap
+    w.budget = budget
+    w.let = p.let if (p.let > 0 and me != p.landlord) else 0
+    w.first = 0
+    w.first_open = True
+    w.need_first = first != NULL
+    if split_wins(&w, mine, True):
+        if first != NULL:
+            first[0] = w.first
+        return 1
+    return 0
+
+
+cdef inline bint wins_leading_after(const RuleSet* rs, const Pos* p, int seat,
+                                   uint64_t cards, const Opponents* opp, uint64_t* buf,
+                                   Py_ssize_t cap) noexcept nogil:
+    """Does seat, having played cards of its hand in p that no opponent answers, lead again
+    and win by static_win against opp (the other side's cards)?"""
+    cdef Pos lead = p[0]
+    lead.current = seat
+    lead.hands[seat] -= cards
+    lead.table = 0
+    lead.table_player = -1
+    return static_win(rs, &lead, opp, buf, cap, STATIC_BUDGET, NULL)
+
+
+cdef inline bint answer_static_win(const RuleSet* rs, const Pos* p, const Opponents* o,
+                                   const uint64_t* moves, Py_ssize_t n, uint64_t* buf,
+                                   Py_ssize_t cap, int* index) noexcept nogil:
+    """Does the side to act, answering p's table with one of moves[0..n), win by an answer
+    no opponent can answer in turn (index: its) after which its hand, leading again, passes
+    static_win? Sound as static_win is: every opponent passes the answer (a teammate may
+    pass too), and the opponents' cards are those of the test."""
+    cdef Py_ssize_t i
+    cdef uint64_t move
+    cdef int kind
+    for i in range(n):
+        move = moves[i]
+        kind = code_kind(move)
+        if move == 0 or kind == SKIP or kind == REVERSE or can_answer(rs, o, move):
+            continue                 # the pass, an action card (it moves the turn), answerable
+        if wins_leading_after(rs, p, p.current, code_cards(move), o, buf, cap):
+            index[0] = <int>i
+            return True
+    return False
+
+
+# Answered at once (two seats, win/loss mode): where no single of the side to act beats the
+# opponent's highest single u, and the side holds no bomb, rocket or action card, the
+# opponent answers any single below u with u, which nothing answers in turn, and leads
+# again; if its hand without u then passes static_win against the side's cards as they are
+# (a single more than it will hold: more cards only add answers), every single of the side
+# below u loses. The same for pairs with the opponent's highest pair. One test stands
+# for all such singles (pairs) of a node, which the search then leaves out (the child
+# node's answer test would find each the same way, one node each). Only at nodes expected
+# lost, which search every move (at a node expected won the first move mostly wins, and
+# the test would be spent for nothing), and below the root (whose moves are read back).
+
+cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Opponents* o,
+                                     const uint64_t* moves, int* order, Py_ssize_t m,
+                                     uint64_t* buf, Py_ssize_t cap) noexcept nogil:
+    """Leave out of order[0..m) (indices into moves) the singles and pairs of the side to
+    act that the opponent answers to a win at once (above); returns how many are left.
+    o: the opponent's cards (load_opponents_of); buf: cap codes of scratch."""
+    cdef uint64_t mine = p.hands[p.current], theirs
+    cdef Hand hand
+    cdef Opponents side
+    cdef int width, top, kind
+    cdef int below[3]                # by width: the moves below this rank lose (-1: none)
+    cdef Py_ssize_t j, kept
+    cdef bint some
+    if o.actions or count_of(mine, SKIP_CARD) or count_of(mine, REVERSE_CARD):
+        return m
+    load_hand(&hand, mine)
+    if hand.has[4] or (count_of(mine, SMALL_JOKER) and count_of(mine, BIG_JOKER)):
+        return m
+    below[1] = -1
+    below[2] = -1
+    load_opponents(&side, mine)
+    for width in range(1, 3):
+        theirs = o.has1 if width == 1 else o.has2
+        if not theirs:
+            continue
+        top = top_rank(theirs)
+        if hand.has[width] & ranks_above(top):
+            continue                 # the side could answer the opponent's answer
+        some = False
+        for j in range(m):
+            kind = code_kind(moves[order[j]])
+            if kind == (SINGLE if width == 1 else PAIR) and code_rank(moves[order[j]]) < top:
+                some = True
+                break
+        if not some:
+            continue
+        if wins_leading_after(rs, p, 1 - p.current, digit(top, width), &side, buf, cap):
+            below[width] = top
+    if below[1] < 0 and below[2] < 0:
+        return m
+    kept = 0
+    for j in range(m):
+        kind = code_kind(moves[order[j]])
+        if (kind == SINGLE and code_rank(moves[order[j]]) < below[1]) or \
+                (kind == PAIR and code_rank(moves[order[j]]) < below[2]):
+            continue
+        order[kept] = order[j]
+        kept += 1
+    return kept
