@@ -16,7 +16,7 @@ inside a critical section on the object), so concurrent calls on one GameCore ar
 """
 
 from libc.stdint cimport uint64_t, int64_t, int8_t
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
 cimport cython
@@ -30,6 +30,7 @@ from ddz._core.rng cimport below
 from ddz._core.state cimport *
 from ddz._core.actions cimport ActionIndex, index_of, legal_codes
 from ddz._core.observe cimport *
+from ddz._core.stack cimport *
 
 BID_ = BID
 CALL_ = CALL
@@ -70,20 +71,14 @@ cdef class GameCore:
     landlord) the landlord, a seat. ValueError for anything else."""
 
     cdef GameState s
-    cdef GameState* stack
-    cdef uint64_t* actions
-    cdef Py_ssize_t depth, capacity
+    cdef Snapshots stack          # the states before each action, and its uint64_t code
     cdef GameConfig cfg
     cdef bint ready               # __init__ ran: until then every state method refuses
     cdef readonly object rules
 
     def __cinit__(self, *args, **kwargs):
         # zeroed by the allocator: players 0, so nothing can be pushed until __init__ runs
-        self.capacity = 128
-        self.stack = <GameState*>malloc(self.capacity * sizeof(GameState))
-        self.actions = <uint64_t*>malloc(self.capacity * sizeof(uint64_t))
-        if self.stack == NULL or self.actions == NULL:
-            raise MemoryError()
+        stack_init(&self.stack, 128, sizeof(GameState), sizeof(uint64_t))
 
     @cython.critical_section
     def __init__(self, object rules, hands, uint64_t kitty, int first_bidder, int landlord):
@@ -107,25 +102,20 @@ cdef class GameCore:
             raise ValueError(f"the first bidder and the landlord are seats 0..{cfg.players - 1}")
         self.cfg = cfg
         self.rules = rules
-        self.depth = 0
+        self.stack.depth = 0
         init_state(&self.s, &self.cfg, dealt, kitty,
                    landlord if self.cfg.bidding == RANDOM_LANDLORD else first_bidder)
         self.ready = True
 
     def __dealloc__(self):
-        free(self.stack)
-        free(self.actions)
+        stack_free(&self.stack)
 
     cdef GameCore clone(self):
         cdef GameCore other = GameCore.__new__(GameCore)
         other.cfg = self.cfg
         other.rules = self.rules
         other.s = self.s
-        if other.capacity < self.depth:
-            grow(other, self.capacity)
-        memcpy(other.stack, self.stack, self.depth * sizeof(GameState))
-        memcpy(other.actions, self.actions, self.depth * sizeof(uint64_t))
-        other.depth = self.depth
+        stack_copy(&other.stack, &self.stack)
         other.ready = self.ready
         return other
 
@@ -145,8 +135,8 @@ cdef class GameCore:
         if not self.ready:
             raise ValueError("an uninitialised GameCore does not pickle")
         return (restore_core, (self.rules, (<char*>&self.s)[:sizeof(GameState)],
-                               (<char*>self.stack)[:self.depth * sizeof(GameState)],
-                               (<char*>self.actions)[:self.depth * sizeof(uint64_t)]))
+                               self.stack.states[:self.stack.depth * sizeof(GameState)],
+                               self.stack.actions[:self.stack.depth * sizeof(uint64_t)]))
 
     @cython.critical_section
     @cython.critical_section
@@ -181,7 +171,7 @@ cdef class GameCore:
             raise ValueError("the position holds cards the deck does not have (or a card "
                              "twice), or a table that is no move under these rules")
         self.s = position
-        self.depth = 0
+        self.stack.depth = 0
 
     # --- acting ---------------------------------------------------------------------------
 
@@ -193,11 +183,7 @@ cdef class GameCore:
         return check_action(&self.s, &self.cfg, action)
 
     cdef int apply(self, uint64_t action) except -1:
-        if self.depth == self.capacity:
-            grow(self, 2 * self.capacity)
-        self.stack[self.depth] = self.s
-        self.actions[self.depth] = action
-        self.depth += 1
+        stack_push(&self.stack, &self.s, &action)
         apply_action(&self.s, &self.cfg, action)
         return 0
 
@@ -229,11 +215,11 @@ cdef class GameCore:
         """Take back the last action: (code, ply, player, phase) of the state it was taken
         in, which is the state after the undo (one call where a record needs all four).
         IndexError when there is none."""
-        if self.depth == 0:
+        cdef uint64_t action
+        if self.stack.depth == 0:
             raise IndexError("no action to undo")
-        self.depth -= 1
-        self.s = self.stack[self.depth]
-        return self.actions[self.depth], self.s.ply, self.s.current, PHASES[self.s.phase]
+        stack_pop(&self.stack, &self.s, &action)
+        return action, self.s.ply, self.s.current, PHASES[self.s.phase]
 
     @cython.critical_section
     def legal_moves(self):
@@ -257,8 +243,10 @@ cdef class GameCore:
     @cython.critical_section
     def history_entries(self):
         """(ply, player, phase, action code) of every action so far, oldest first."""
-        return [(self.stack[i].ply, self.stack[i].current, PHASES[self.stack[i].phase],
-                 self.actions[i]) for i in range(self.depth)]
+        cdef const GameState* states = <const GameState*>self.stack.states
+        cdef const uint64_t* actions = <const uint64_t*>self.stack.actions
+        return [(states[i].ply, states[i].current, PHASES[states[i].phase], actions[i])
+                for i in range(self.stack.depth)]
 
     @property
     def phase(self):
@@ -406,6 +394,8 @@ cdef class GameCore:
         cdef Py_ssize_t i
         cdef int taken = 0
         cdef int8_t* row
+        cdef const GameState* states = <const GameState*>self.stack.states
+        cdef const uint64_t* actions = <const uint64_t*>self.stack.actions
         if not 0 <= player < self.s.players:
             raise ValueError(f"player must be a seat 0..{self.s.players - 1}")
         if not 0 <= history <= MAX_HISTORY:
@@ -418,10 +408,10 @@ cdef class GameCore:
             row = &out[OBS_BASE + OBS_BOMBS]
             memset(row, 0, HISTORY_ENTRY * history)
             # the undo stack holds every state and action: walk back over the play phase
-            i = self.depth - 1
-            while i >= 0 and taken < history and self.stack[i].phase == PLAY:
-                encode_entry(row + HISTORY_ENTRY * taken, self.actions[i],
-                             self.stack[i].current, player, self.s.players)
+            i = self.stack.depth - 1
+            while i >= 0 and taken < history and states[i].phase == PLAY:
+                encode_entry(row + HISTORY_ENTRY * taken, actions[i], states[i].current,
+                             player, self.s.players)
                 taken += 1
                 i -= 1
 
@@ -479,26 +469,13 @@ def restore_core(object rules, bytes state, bytes stack, bytes actions):
         memcpy(&one, raw, sizeof(GameState))
         if state_fault(&one, &cfg) or one.hands_key != hands_key_of(&one):
             raise ValueError("the pickled game holds a state these rules cannot reach")
-    if depth > core.capacity:
-        grow(core, depth)
+    stack_reserve(&core.stack, depth)
     core.cfg = cfg
     core.rules = rules
     memcpy(&core.s, state_raw, sizeof(GameState))
-    memcpy(core.stack, stack_raw, depth * sizeof(GameState))
-    memcpy(core.actions, <const char*>actions, depth * sizeof(uint64_t))
-    core.depth = depth
+    memcpy(core.stack.states, stack_raw, depth * sizeof(GameState))
+    memcpy(core.stack.actions, <const char*>actions, depth * sizeof(uint64_t))
+    core.stack.depth = depth
     core.ready = True
     return core
 
-
-cdef int grow(GameCore game, Py_ssize_t capacity) except -1:
-    cdef GameState* stack = <GameState*>realloc(game.stack, capacity * sizeof(GameState))
-    if stack == NULL:
-        raise MemoryError()
-    game.stack = stack
-    cdef uint64_t* actions = <uint64_t*>realloc(game.actions, capacity * sizeof(uint64_t))
-    if actions == NULL:
-        raise MemoryError()
-    game.actions = actions
-    game.capacity = capacity
-    return 0

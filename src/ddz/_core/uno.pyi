@@ -3,6 +3,13 @@
 from collections.abc import Sequence
 from typing import Any
 
+from ddz._core.uno_vector import MAX_ROUNDS_ as MAX_ROUNDS_
+from ddz._core.uno_vector import NUM_INDICES_ as NUM_INDICES_
+from ddz._core.uno_vector import OBS_SIZE_ as OBS_SIZE_
+from ddz._core.uno_vector import UnoVector as UnoVector
+from ddz._core.uno_vector import round_seed_ as round_seed_
+from ddz._core.uno_vector import simulate_rounds_ as simulate_rounds_
+
 PLAY_: int
 DRAW_: int
 KEEP_: int
@@ -16,7 +23,6 @@ FLAG_NO_FINISH_WD4: int
 FLAG_RESHUFFLE: int
 WRONG_JUMP_IN_: int
 MAX_PLAYERS_: int
-MAX_ROUNDS_: int
 
 def card_points(kind: int) -> int: ...
 def shuffled_kinds(kinds: Sequence[int], seed: int) -> list[int]: ...
@@ -88,41 +94,3 @@ class UnoCore:
     @property
     def key(self) -> int: ...
     def key_from_scratch(self) -> int: ...
-
-# --- many rounds at once (ddz.uno.vector) ---
-
-OBS_SIZE_: int
-NUM_INDICES_: int
-
-def round_seed_(seed: int, index: int) -> int: ...
-def simulate_rounds_(
-    flags: int,
-    players: int,
-    dealer: int,
-    seed: int,
-    first: int,
-    start: int,
-    stop: int,
-    eager: bool,
-    winners: Any,
-    blocked: Any,
-    lengths: Any,
-    points: Any,
-) -> None: ...
-
-class UnoVector:
-    flags: int
-    players: int
-    dealer: int
-    points: bool
-    def __init__(
-        self, flags: int, players: int, dealer: int, n: int, seed: int, points: bool
-    ) -> None: ...
-    def deal_seed(self, game: int) -> int: ...
-    def __reduce__(self) -> tuple[Any, ...]: ...
-    def legal_action_mask(self, mask: Any) -> None: ...
-    def step(self, actions: Any, rewards: Any, done: Any) -> None: ...
-    def sample_legal(self, out: Any) -> None: ...
-    def observations(self, out: Any) -> None: ...
-    def current_players(self, out: Any) -> None: ...
-    def keys(self, out: Any) -> None: ...

@@ -72,7 +72,7 @@ class Action:
     colour: str | None = None
     target: int | None = None
     code: int = dataclasses.field(init=False, repr=False, compare=False)
-    """The core's action code (layout in ``ddz/_core/uno.pyx``), computed once: the fast
+    """The core's action code (layout in ``ddz/_core/uno_layout.pxd``), computed once: the fast
     paths pass it to the core on every step."""
 
     def __post_init__(self) -> None:
