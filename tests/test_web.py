@@ -180,6 +180,7 @@ def test_bad_requests_to_create(site: str) -> None:
     # Too long: refused on the header, before a byte of the body is read.
     connection = http.client.HTTPConnection(site.removeprefix("http://"), timeout=30)
     connection.putrequest("POST", "/api/games")
+    connection.putheader("Content-Type", "application/json")
     connection.putheader("Content-Length", str(MAX_BODY + 1))
     connection.endheaders()
     response = connection.getresponse()

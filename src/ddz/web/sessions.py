@@ -24,6 +24,7 @@ import collections
 import json
 import secrets
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -43,13 +44,45 @@ from ddz.uno.agents import AGENTS as UNO_AGENTS
 from ddz.uno.agents import choose as uno_choose
 from ddz.uno.agents import make_agent as uno_make_agent
 
-__all__ = ["GAMES", "MAX_SESSIONS", "RequestError", "SessionNotFound", "Store", "read_record"]
+__all__ = [
+    "GAMES",
+    "IDLE_SECONDS",
+    "MAX_GAME_PLIES",
+    "MAX_REPLAYS",
+    "MAX_REPLAY_PLIES",
+    "MAX_SESSIONS",
+    "RequestError",
+    "SessionNotFound",
+    "Store",
+    "StoreFull",
+    "read_record",
+]
 
 GAMES = ("classic", "two-player", "uno-landlord", "uno")
 """The games the page offers: the three Dou Dizhu variants and UNO (Lombardy rules)."""
 
 MAX_SESSIONS = 200
-"""Sessions held at once; the one used longest ago goes first."""
+"""Games held at once. A new game makes room by dropping the finished game used longest ago,
+else the game in play idle longest beyond :data:`IDLE_SECONDS`; when every game is in play
+and in use, it is refused (:class:`StoreFull`): no client can push out a game someone is
+playing."""
+
+IDLE_SECONDS = 30 * 60
+"""A game in play untouched this long may make room for a new one."""
+
+MAX_REPLAYS = 8
+"""Replays held at once (besides the games); a new one drops the one used longest ago (the
+page holds the record, so it can load it again)."""
+
+MAX_REPLAY_PLIES = 10_000
+"""The longest record a replay takes: a replay holds every position's undo snapshot (about
+1 kB a ply for UNO), so this bounds its memory (~10 MB). Dou Dizhu games are a few hundred
+plies at most; UNO rounds of random agents rarely pass 7,000."""
+
+MAX_GAME_PLIES = 3_000
+"""The longest UNO round the page plays (a person acts every few plies: real rounds are a
+few hundred); a round that reaches it stops and takes no more actions. Dou Dizhu games end
+long before."""
 
 MAX_AGENT_STEPS = 10_000
 """Agent actions one request may run (a UNO round of agents ends long before)."""
@@ -63,6 +96,10 @@ class RequestError(ValueError):
 
 class SessionNotFound(LookupError):
     """No session has this id (it never existed, was dropped, or the server restarted)."""
+
+
+class StoreFull(RuntimeError):
+    """Every game held is in play and in use: a new one would push out someone's game."""
 
 
 def _field(body: object, name: str, kind: type, default: Any = None) -> Any:
@@ -97,8 +134,8 @@ def _agent_names(text: str | None, names: Sequence[str], seats: int) -> list[str
 
 def _seed(body: object) -> int:
     seed = _field(body, "seed", int)
-    if seed is None:
-        return secrets.randbits(32)
+    if seed is None:  # 64 bits: a seed is the whole deal, it must not be guessed
+        return secrets.randbits(64)
     if not 0 <= seed < 1 << 64:
         raise RequestError("a seed is a whole number in 0 .. 2**64 - 1")
     return int(seed)
@@ -109,6 +146,12 @@ class Session(abc.ABC):
 
     def __init__(self, session_id: str) -> None:
         self.id = session_id
+        self.used = time.monotonic()
+
+    @property
+    def finished(self) -> bool:
+        """Nothing more to play: dropping it loses no one's game in progress."""
+        return True
 
     @abc.abstractmethod
     def state(self, body: object = None) -> State: ...
@@ -133,12 +176,32 @@ class DouDizhuGame(Session):
         self.seed = _seed(body)
         others = [p for p in range(self.rules.players) if p != self.seat]
         names = _agent_names(_field(body, "agents", str), list(AGENTS), len(others))
-        self.agents = {p: make_agent(n, self.seed + p) for p, n in zip(others, names, strict=True)}
+        # the agents' own randomness, not the deal's seed: knowing one tells nothing of the other
+        self.agents = {
+            p: make_agent(n, secrets.randbits(64)) for p, n in zip(others, names, strict=True)
+        }
         self.names = {p: n for p, n in zip(others, names, strict=True)}
         self.game = ddz.Game(self.rules, seed=self.seed)
-        self.intro = f"seed {self.seed}; seat {self.game.first_player} bids first"
+        self.redeals = 0
         self.log: list[str] = []  # one line an action of this deal: line n is ply n
         self._advance()
+
+    @property
+    def finished(self) -> bool:
+        return self.game.is_over
+
+    def _intro(self) -> str:
+        """The log's first line. The seed is the whole deal, every hand: it is told only once
+        the game is over (then the record holds it too)."""
+        game, over = self.game, self.game.is_over
+        parts = [f"seed {self.seed}"] if over else []
+        if self.redeals:
+            times = "" if self.redeals == 1 else f" ({self.redeals} times)"
+            parts.append(
+                f"everyone passed, redealt{times}" + (f" with seed {game.seed}" if over else "")
+            )
+        parts.append(f"seat {game.first_player} bids first")
+        return "; ".join(parts)
 
     def _advance(self) -> None:
         """Agents act until the person is to act or the game is over."""
@@ -146,10 +209,7 @@ class DouDizhuGame(Session):
             game = self.game
             if game.is_void:
                 self.game = game.redeal()
-                self.intro = (
-                    f"seed {game.seed}: everyone passed, redealt with seed {self.game.seed}; "
-                    f"seat {self.game.first_player} bids first"
-                )
+                self.redeals += 1
                 self.log = []
                 continue
             seat = game.current_player
@@ -213,7 +273,7 @@ class DouDizhuGame(Session):
             "legal": legal,
             "svg": ddz.doudizhu.svg.table(seen),
             "text": render.text(seen),
-            **_log(self.intro, self.log),
+            **_log(self._intro(), self.log),
             "over": game.is_over,
             "result": seen.result,
             "record": game.to_json() if game.is_over else None,  # every hand is face up now
@@ -231,8 +291,9 @@ class UnoGame(Session):
     they have a legal action, out of turn too (a jump-in, an UNO call, a catch): they may let
     the moment pass."""
 
-    def __init__(self, session_id: str, body: object) -> None:
+    def __init__(self, session_id: str, body: object, *, max_plies: int = MAX_GAME_PLIES) -> None:
         super().__init__(session_id)
+        self.max_plies = max_plies
         players = _field(body, "players", int, 4)
         if not 2 <= players <= uno.MAX_PLAYERS:
             raise RequestError(f"UNO is for 2..{uno.MAX_PLAYERS} players")
@@ -242,17 +303,30 @@ class UnoGame(Session):
         self.seed = _seed(body)
         others = [p for p in range(players) if p != self.seat]
         names = _agent_names(_field(body, "agents", str), list(UNO_AGENTS), len(others))
-        self.agents = {
-            p: uno_make_agent(n, self.seed + p) for p, n in zip(others, names, strict=True)
+        self.agents = {  # seeded apart from the deal, as for Dou Dizhu
+            p: uno_make_agent(n, secrets.randbits(64)) for p, n in zip(others, names, strict=True)
         }
         self.names = {p: n for p, n in zip(others, names, strict=True)}
         self.game = uno.Game(players, seed=self.seed)
-        self.intro = f"seed {self.seed}; the first card is {self.game.top}"
+        self.first_card = self.game.top  # face up on the table: no secret
         self.log: list[str] = []  # one line an action: line n is ply n
         self._advance(None, answered=False)
 
+    @property
+    def stopped(self) -> bool:
+        """The round reached :data:`MAX_GAME_PLIES`: it takes no more actions."""
+        return not self.game.is_over and self.game.ply >= self.max_plies
+
+    @property
+    def finished(self) -> bool:
+        return self.game.is_over or self.stopped
+
+    def _intro(self) -> str:
+        told = f"the first card is {self.first_card}"
+        return f"seed {self.seed}; {told}" if self.game.is_over else told
+
     def _mine(self) -> list[uno.Action]:
-        return self.game.legal_actions(self.seat)
+        return [] if self.stopped else self.game.legal_actions(self.seat)
 
     def _advance(self, mine: uno.Action | None, *, answered: bool) -> None:
         """Settle moments until the person has a legal action they have not answered, or the
@@ -260,7 +334,7 @@ class UnoGame(Session):
         when ``answered``, the rest with the agents' actions alone."""
         game = self.game
         for _ in range(MAX_AGENT_STEPS):
-            if game.is_over or (self._mine() and not answered):
+            if game.is_over or self.stopped or (self._mine() and not answered):
                 return
             intents = [] if mine is None else [mine]
             by_player: dict[int, list[uno.Action]] = collections.defaultdict(list)
@@ -285,6 +359,10 @@ class UnoGame(Session):
         game = self.game
         if game.is_over:
             raise RequestError("the round is over: start a new one")
+        if self.stopped:
+            raise RequestError(
+                f"the round reached the server's limit of {self.max_plies} plies: start a new one"
+            )
         mine = self._mine()
         if not mine:  # pragma: no cover - the session waits only for the person
             raise RequestError("nothing for you to do now")
@@ -340,11 +418,13 @@ class UnoGame(Session):
             "may_pass": bool(mine) and game.current_player != self.seat,
             "svg": uno_svg.table(game, seat=seat),
             "text": uno_render.text(game, seat=seat),
-            **_log(self.intro, self.log),
+            **_log(self._intro(), self.log),
             "over": game.is_over,
             "result": _uno_result(game),
             "record": game.to_json() if game.is_over else None,
-            "hint": "click a card to play it, or choose an action below",
+            "hint": f"the round reached the server's limit of {self.max_plies} plies"
+            if self.stopped
+            else "click a card to play it, or choose an action below",
         }
 
 
@@ -366,11 +446,12 @@ def _uno_result(game: uno.Game) -> str | None:
 # --- replays --------------------------------------------------------------------------------
 
 
-def read_record(text: str) -> tuple[ddz.Game | uno.Game, int | None]:
+def read_record(text: str, max_plies: int | None = None) -> tuple[ddz.Game | uno.Game, int | None]:
     """A finished or unfinished game from a record, and the seat it is seen from (None: every
     hand). Dou Dizhu JSON (``ddz-game/1``), a seat's view of one (``ddz-view/1``, from
     ``to_json(seat=...)``: seen from that seat, the other hands never shown) or text
-    (``Game.record()``), or UNO JSON (``ddz-uno-game/1``)."""
+    (``Game.record()``), or UNO JSON (``ddz-uno-game/1``). A JSON record of more than
+    ``max_plies`` actions is refused before it is replayed."""
     stripped = text.strip()
     if not stripped:
         raise RequestError("the record is empty")
@@ -378,6 +459,11 @@ def read_record(text: str) -> tuple[ddz.Game | uno.Game, int | None]:
         if stripped.startswith("{"):
             data = json.loads(stripped)
             kind = data.get("format") if isinstance(data, dict) else None
+            actions = data.get("actions") if isinstance(data, dict) else None
+            if max_plies is not None and isinstance(actions, list) and len(actions) > max_plies:
+                raise RequestError(
+                    f"the record has {len(actions)} plies; a replay holds at most {max_plies}"
+                )
             if kind == "ddz-uno-game/1":
                 return uno.Game.from_json(stripped), None
             if kind == ddz.doudizhu.records.VIEW_FORMAT:
@@ -402,12 +488,15 @@ class Replay(Session):
     """A recorded game, shown at any ply: every hand face up, or a seat's view from that
     seat."""
 
-    def __init__(self, session_id: str, body: object) -> None:
+    def __init__(self, session_id: str, body: object, *, max_plies: int = MAX_REPLAY_PLIES) -> None:
         super().__init__(session_id)
         record = _field(body, "record", str)
         if record is None:
             raise RequestError("send the record's text")
-        self.game, self.seat = read_record(record)
+        self.game, self.seat = read_record(record, max_plies)
+        plies = self.game.ply if isinstance(self.game, uno.Game) else len(self.game.history)
+        if plies > max_plies:  # a text record, counted once read (Dou Dizhu: short anyway)
+            raise RequestError(f"the record has {plies} plies; a replay holds at most {max_plies}")
         if isinstance(self.game, uno.Game):
             self.moves = uno_render.narrate(self.game)
         else:
@@ -449,20 +538,54 @@ class Replay(Session):
 
 
 class Store:
-    """Sessions by id, at most :data:`MAX_SESSIONS`; one lock serialises their use (the agents
-    answer in microseconds, so requests never wait long)."""
+    """Sessions by id: at most ``limit`` games (:data:`MAX_SESSIONS`) and ``replays`` replays
+    (:data:`MAX_REPLAYS`). One lock serialises their use (the agents answer in microseconds,
+    so requests never wait long)."""
 
-    def __init__(self, *, limit: int = MAX_SESSIONS) -> None:
+    def __init__(
+        self,
+        *,
+        limit: int = MAX_SESSIONS,
+        replays: int = MAX_REPLAYS,
+        replay_plies: int = MAX_REPLAY_PLIES,
+        game_plies: int = MAX_GAME_PLIES,
+        idle: float = IDLE_SECONDS,
+    ) -> None:
         self._sessions: collections.OrderedDict[str, Session] = collections.OrderedDict()
         self._lock = threading.Lock()
         self._limit = limit
+        self._replays = replays
+        self._replay_plies = replay_plies
+        self._game_plies = game_plies
+        self._idle = idle
+
+    def _make_room(self, replay: bool) -> None:
+        """Drop one session if a new one would pass its kind's limit (the lock is held)."""
+        held = [s for s in self._sessions.values() if isinstance(s, Replay) == replay]
+        if len(held) < (self._replays if replay else self._limit):
+            return
+        if replay:  # the page keeps the record: a dropped replay loads again
+            del self._sessions[held[0].id]
+            return
+        now = time.monotonic()
+        for victim in held:  # least recently used first
+            if victim.finished:
+                break
+        else:
+            idle = [s for s in held if now - s.used >= self._idle]
+            if not idle:
+                raise StoreFull(
+                    f"the server holds {self._limit} games in play: finish one, or wait until "
+                    f"one has been left for {self._idle / 60:g} minutes"
+                )
+            victim = idle[0]
+        del self._sessions[victim.id]
 
     def _add(self, make: Callable[[str], Session]) -> State:
         session = make(secrets.token_urlsafe(12))
         with self._lock:
+            self._make_room(isinstance(session, Replay))
             self._sessions[session.id] = session
-            while len(self._sessions) > self._limit:
-                self._sessions.popitem(last=False)
             return session.state()
 
     def create(self, body: object) -> State:
@@ -472,18 +595,19 @@ class Store:
         if game not in GAMES:
             raise RequestError(f"game is one of {', '.join(GAMES)}, not {shorten(game)}")
         if game == "uno":
-            return self._add(lambda sid: UnoGame(sid, body))
+            return self._add(lambda sid: UnoGame(sid, body, max_plies=self._game_plies))
         return self._add(lambda sid: DouDizhuGame(sid, body))
 
     def replay(self, body: object) -> State:
         """A new replay: ``{"record": "<JSON or text record>"}``."""
-        return self._add(lambda sid: Replay(sid, body))
+        return self._add(lambda sid: Replay(sid, body, max_plies=self._replay_plies))
 
     def get(self, session_id: str) -> Session:
         session = self._sessions.get(session_id)
         if session is None:
             raise SessionNotFound(session_id)
         self._sessions.move_to_end(session_id)
+        session.used = time.monotonic()
         return session
 
     def state(self, session_id: str, body: object = None) -> State:
