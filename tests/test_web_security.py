@@ -341,7 +341,7 @@ def long_round(plies: int) -> str:
         round_ = uno.Game(players=6, seed=seed)
         uno.play_round(round_, [uno.make_agent("random", seed + p) for p in range(6)])
         if round_.ply >= plies:
-            return round_.to_json()
+            return str(round_.to_json())
     raise AssertionError("no round that long")  # pragma: no cover
 
 
