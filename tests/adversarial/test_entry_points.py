@@ -292,7 +292,9 @@ def server() -> Iterator[tuple[str, int]]:
 def _post(address: tuple[str, int], path: str, body: bytes, **headers: str) -> tuple[int, str]:
     connection = http.client.HTTPConnection(*address, timeout=30)
     try:
-        connection.request("POST", path, body=body, headers=headers)
+        connection.request(
+            "POST", path, body=body, headers={"Content-Type": "application/json", **headers}
+        )
         response = connection.getresponse()
         return response.status, json.loads(response.read())["error"]
     finally:
@@ -312,7 +314,11 @@ def test_web_requests_that_answered_500_or_hung(
     assert (status, error) == (400, "Content-Length is not a number")
     # a body promised and not sent: the handler's thread waited for ever; now 408
     with socket.create_connection(server, timeout=30) as raw:
-        raw.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        host = f"{server[0]}:{server[1]}".encode()
+        raw.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: " + host + b"\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+        )
         answer = raw.recv(200)
     assert answer.startswith(b"HTTP/1.0 408")
     assert "Traceback" not in capsys.readouterr().err

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-ANSWERS = {200, 400, 404, 413}
+ANSWERS = {200, 400, 404, 411, 413, 503}
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,8 @@ def send(
 ) -> int:
     connection = http.client.HTTPConnection(host, timeout=30)
     try:
-        connection.request(method, path, body=body, headers=headers or {})
+        kind = {"Content-Type": "application/json"} if method == "POST" else {}
+        connection.request(method, path, body=body, headers={**kind, **(headers or {})})
         response = connection.getresponse()
         payload = response.read()
         if response.status != 200 or "json" in response.getheader("Content-Type", ""):
@@ -55,7 +56,12 @@ def send(
 
 def new_game(host: str, game: str, seed: int) -> str:
     connection = http.client.HTTPConnection(host, timeout=30)
-    connection.request("POST", "/api/games", body=json.dumps({"game": game, "seed": seed}))
+    connection.request(
+        "POST",
+        "/api/games",
+        body=json.dumps({"game": game, "seed": seed}),
+        headers={"Content-Type": "application/json"},
+    )
     answer = json.loads(connection.getresponse().read())
     connection.close()
     return str(answer["id"])
