@@ -6,7 +6,7 @@ A script, not a pytest test:
     python tests/check_golden_reference.py --probe 2000 # also random hands against the live engines
     python tests/check_golden_reference.py --rlcard-table  # RLCard's 27,471 moves, both ways
 
-Golden lines (shared/golden/*.jsonl) hold a hand, an optional move to answer and the distinct
+Golden lines (tests/data/golden-*.jsonl.gz) hold a hand, an optional move to answer and the distinct
 moves each engine offers (for an answer: every move but the pass). The table's move is read the
 way the engine reads it: its first reading by ``reference.PRIORITY`` under the engine's options
 with every reading allowed. ``--probe`` and ``--rlcard-table`` need ``douzero`` and ``rlcard``
@@ -19,6 +19,7 @@ Exit status 0 when everything matches.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import random
 import sys
@@ -30,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests import reference as ref
 
-GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "golden"
+GOLDEN = Path(__file__).resolve().parent / "data"
 ENGINES = {"douzero": ref.DOUZERO_OPTIONS, "rlcard": ref.RLCARD_OPTIONS}
 
 
@@ -65,7 +66,8 @@ def check_golden() -> int:
     """Every golden line under both option sets; returns the number of mismatches."""
     failures = 0
     for name in ("random", "rich"):
-        lines = (GOLDEN / f"{name}.jsonl").read_text().splitlines()
+        with gzip.open(GOLDEN / f"golden-{name}.jsonl.gz", "rt") as file:
+            lines = file.read().splitlines()
         for engine in ENGINES:
             matched = 0
             for number, line in enumerate(lines, 1):
@@ -76,8 +78,8 @@ def check_golden() -> int:
                     matched += 1
                 else:
                     failures += 1
-                    report(engine, f"{name}.jsonl:{number}", case["hand"], case["last"], got, want)
-            print(f"{name}.jsonl {engine}: {matched}/{len(lines)} lines match")
+                    report(engine, f"golden-{name}.jsonl.gz:{number}", case["hand"], case["last"], got, want)
+            print(f"golden-{name}.jsonl.gz {engine}: {matched}/{len(lines)} lines match")
     return failures
 
 
@@ -194,7 +196,7 @@ def random_hand(rng: random.Random, rich: bool) -> str:
 
 
 CRAFTED = [
-    # hands whose leads show where the engines differ (PEERS.md), then table moves to answer
+    # hands whose leads show where the engines differ (docs/rules.md#engines-differ), then table moves to answer
     ("333345", None),
     ("33334455", None),
     ("333344", None),

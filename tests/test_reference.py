@@ -257,7 +257,7 @@ def test_every_move_classifies_back_to_itself() -> None:
                 assert found in classify(found.cards, rules)
 
 
-# --- the presets of the other engines (PEERS.md, "Rules where engines differ") -------------
+# --- the presets of the other engines (docs/rules.md#engines-differ) -------------
 
 
 @pytest.mark.parametrize(
