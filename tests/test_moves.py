@@ -179,7 +179,8 @@ def test_count_is_exact_when_the_rules_filter_answers() -> None:
 
 def test_the_move_type_stub_lists_the_core_values() -> None:
     # MoveType is built from layout.pxd's values; the stub is written out for type checkers
-    stub = Path(core.__file__).with_name("moves.pyi")
+    # (beside the package's Python files: an editable install keeps the compiled module apart)
+    stub = Path(ddz.__file__).parent / "_core" / "moves.pyi"
     tree = ast.parse(stub.read_text())
     (stub_class,) = [
         node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "MoveType"
