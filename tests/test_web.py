@@ -81,6 +81,9 @@ def test_the_page_and_its_files(site: str) -> None:
     status, page, headers = request(site, "/")
     assert status == 200 and headers["Content-Type"].startswith("text/html")
     assert '<script src="/static/app.js">' in page and 'href="/static/style.css"' in page
+    # a phone lays it out at its own width; the favicon is inline (no request for it)
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert '<link rel="icon" href="data:image/svg+xml,' in page
     for name, kind in [("app.js", "text/javascript"), ("style.css", "text/css")]:
         status, text, headers = request(site, f"/static/{name}")
         assert status == 200 and headers["Content-Type"].startswith(kind) and len(text) > 1000
