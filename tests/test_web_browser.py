@@ -557,7 +557,7 @@ OVERFLOW = """
 
 SMALL_TARGETS = """
     const out = [];
-    const targets = "button, a, select, input, textarea, summary, .hcard, [tabindex]";
+    const targets = "button, a, select, input, textarea, summary, .hcard, [tabindex], li.step";
     for (const element of document.querySelectorAll(targets)) {
         const box = element.getBoundingClientRect();
         if (box.width === 0 || box.height === 0 || element.closest("details:not([open])")) continue;
@@ -651,6 +651,10 @@ def test_a_whole_classic_game_on_a_phone(phone: Any, site: str) -> None:
 
 def test_a_whole_uno_round_on_a_phone(phone: Any, site: str) -> None:
     browser = phone
+    browser.get(site + "/")
+    browser.find_element(By.ID, "tab-replay").click()  # its form fits too
+    assert browser.find_element(By.ID, "record").is_displayed()
+    check_phone(browser)
     start(browser, site, "uno", seed=1)
     wait_for(browser, lambda d: message(d) == "Your turn.")
     check_phone(browser)

@@ -304,7 +304,8 @@ def _doudizhu_hint(game: ddz.Game, legal: list[str], table: ddz.Move | None) -> 
         return "Bid or pass with the buttons below."
     if "pass" not in legal:  # leading: the rules allow no pass
         return "You lead: select the cards to play, then Play selected (any legal move)."
-    return f"Select cards that beat {table}, then Play selected; or pass."
+    beat = f"cards that beat {table}" if table is not None else "cards"
+    return f"Select {beat}, then Play selected; or pass."
 
 
 def _doudizhu_outcome(game: ddz.Game, seat: int) -> State:
