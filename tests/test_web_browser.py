@@ -610,6 +610,9 @@ def test_a_whole_classic_game_on_a_phone(phone: Any, site: str) -> None:
     assert all(c.size["width"] >= 40 and c.size["height"] >= 40 for c in hand)
     for card in hand:  # each one's middle is that card, not a neighbour over it
         assert browser.execute_script(TAPPED, card), card.get_attribute("data-card")
+    browser.find_element(By.ID, "play-selected").click()  # nothing selected: told why, by it
+    wait_for(browser, lambda d: "Select the cards to play first, or pass." in message(d))
+    assert near(browser, "message", "play-selected")
     snap(browser, "30-phone-start")
     checked = False
     for _ in range(80):

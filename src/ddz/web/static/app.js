@@ -242,7 +242,7 @@ function showHand(state) {
     }
     return card;
   }));
-  $("hand").hidden = symbols.length === 0;
+  $("hand").hidden = symbols.length === 0 || !live;
   focusAt = live ? Math.min(focusAt, Math.max(0, symbols.length - 1)) : 0;
 }
 
