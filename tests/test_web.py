@@ -410,7 +410,7 @@ def test_the_end_says_whether_you_won(site: str, seat: int) -> None:
 
 
 def test_the_end_of_an_uno_round_says_whether_you_won(site: str) -> None:
-    outcomes = set()
+    outcomes: set[str] = set()
     for seed in range(60):  # the agents draw their own randomness: play until both are seen
         if {"You won", "You lost"} <= outcomes:
             break
