@@ -81,6 +81,9 @@ def test_the_page_and_its_files(site: str) -> None:
     status, page, headers = request(site, "/")
     assert status == 200 and headers["Content-Type"].startswith("text/html")
     assert '<script src="/static/app.js">' in page and 'href="/static/style.css"' in page
+    # a phone lays it out at its own width; the favicon is inline (no request for it)
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert '<link rel="icon" href="data:image/svg+xml,' in page
     for name, kind in [("app.js", "text/javascript"), ("style.css", "text/css")]:
         status, text, headers = request(site, f"/static/{name}")
         assert status == 200 and headers["Content-Type"].startswith(kind) and len(text) > 1000
@@ -380,3 +383,94 @@ def test_the_command_starts_and_stops_cleanly() -> None:
         f"error: cannot listen on 127.0.0.1:{port}"
     )
     assert busy.stderr.count("\n") == 1
+
+
+def expected_doudizhu_outcome(record: str, seat: int) -> tuple[bool, int]:
+    """Whether ``seat``'s side won the recorded game, and its points, from the record."""
+    game = ddz.Game.from_json(record)
+    won = (game.winner == game.landlord) == (seat == game.landlord)
+    return won, game.payoffs()[seat]
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_the_end_says_whether_you_won(site: str, seat: int) -> None:
+    """The finished game tells the person their side's result and their points; nothing
+    before the end."""
+    rng = random.Random(seat)
+    state = ok(site, "/api/games", {"game": "classic", "seat": seat, "seed": 30 + seat})
+    while not state["over"]:
+        assert state["outcome"] is None
+        choice = rng.choice(state["legal"])
+        state = ok(site, f"/api/games/{state['id']}/act", {"action": choice})
+    won, points = expected_doudizhu_outcome(state["record"], seat)
+    outcome = state["outcome"]
+    assert outcome["won"] is won and outcome["points"] == points
+    assert outcome["headline"] == ("You won" if won else "You lost")
+    assert f"Your points: {points:+d}" in outcome["detail"]
+
+
+def test_the_end_of_an_uno_round_says_whether_you_won(site: str) -> None:
+    outcomes: set[str] = set()
+    for seed in range(60):  # the agents draw their own randomness: play until both are seen
+        if {"You won", "You lost"} <= outcomes:
+            break
+        state = ok(site, "/api/games", {"game": "uno", "players": 2, "seat": 1, "seed": seed})
+        while not state["over"]:
+            assert state["outcome"] is None
+            plays = [a for a in state["legal"] if a.startswith("play ")]
+            choice = (plays or state["legal"])[0]  # a card when one fits, else draw (or pass)
+            state = ok(site, f"/api/games/{state['id']}/act", {"action": choice})
+        played = uno.Game.from_json(state["record"])
+        outcome = state["outcome"]
+        if played.winner is None:
+            assert outcome["won"] is None and outcome["headline"].startswith("Blocked")
+        else:
+            assert outcome["won"] is (played.winner == 1)
+            assert outcome["headline"] == ("You won" if played.winner == 1 else "You lost")
+        assert outcome["points"] == played.points()[1]
+        outcomes.add(outcome["headline"])
+    assert {"You won", "You lost"} <= outcomes
+
+
+def test_the_hint_fits_the_moment(site: str) -> None:
+    """Leading, the rules allow no pass: the hint does not offer one; following, it does."""
+    # Seed 4: seat 0 follows 44 (may pass).
+    state = ok(site, "/api/games", {"game": "classic", "seat": 0, "seed": 4})
+    assert "pass" in state["legal"] and not state["leading"]
+    assert "or pass" in state["hint"] and "beat 44" in state["hint"]
+    state = ok(site, f"/api/games/{state['id']}/act", {"action": "9999"})
+    # a bomb nobody beats: seat 0 leads next
+    assert state["legal"] and "pass" not in state["legal"] and state["leading"]
+    assert "You lead" in state["hint"] and "pass" not in state["hint"]
+
+
+def test_one_card_notation_the_ten_is_t(site: str) -> None:
+    """The table's faces write the 10 as the moves and the log do: ``T``."""
+    # Seed 4: seat 0 holds a T.
+    state = ok(site, "/api/games", {"game": "classic", "seat": 0, "seed": 4})
+    faces = re.findall(r'<g class="card" data-card="T"[^>]*>(.*?)</g>', state["svg"])
+    assert faces
+    for face in faces:
+        assert re.findall(r">([^<]+)</text>", face) == ["T", "T"]
+    assert ">10<" not in state["svg"]
+    nine = re.search(r'<g class="card" data-card="9"[^>]*>(.*?)</g>', state["svg"])
+    assert nine and faces[0] == nine.group(1).replace(">9</text>", ">T</text>")
+    game = ddz.Game(seed=4)
+    while not game.is_over:
+        game.step(game.legal_actions()[-1])
+    replay = ok(site, "/api/replays", {"record": game.to_json(), "ply": 0})
+    assert 'data-card="T"' in replay["svg"] and ">10<" not in replay["svg"]
+
+
+def test_a_replay_opens_where_asked(site: str) -> None:
+    """The page asks for the deal (ply 0); without ``ply`` a replay opens at the end."""
+    game = ddz.Game(seed=9)
+    while not game.is_over:
+        game.step(game.legal_actions()[0])
+    plies = len(game.history)
+    assert ok(site, "/api/replays", {"record": game.to_json()})["ply"] == plies
+    state = ok(site, "/api/replays", {"record": game.to_json(), "ply": 0})
+    assert state["ply"] == 0 and state["text"] == str(ddz.Game(seed=9))
+    assert ok(site, "/api/replays", {"record": game.to_json(), "ply": 3})["ply"] == 3
+    assert "ply is 0.." in refused(site, "/api/replays", {"record": game.to_json(), "ply": -1})
+    assert "whole number" in refused(site, "/api/replays", {"record": game.to_json(), "ply": "0"})

@@ -22,6 +22,7 @@ from __future__ import annotations
 import abc
 import collections
 import json
+import re
 import secrets
 import threading
 import time
@@ -88,6 +89,18 @@ MAX_AGENT_STEPS = 10_000
 """Agent actions one request may run (a UNO round of agents ends long before)."""
 
 State = dict[str, Any]
+
+_TEN_FACE = re.compile(r'(<g class="card" data-card="T"[^>]*>)(.*?)(</g>)', re.S)
+_NINE_FACE = ddz.doudizhu.svg.card("9")
+_T_FACE = _NINE_FACE[_NINE_FACE.index(">") + 1 : -len("</g>")].replace(">9</text>", ">T</text>")
+
+
+def _one_notation(svg: str) -> str:
+    """The table with the 10 drawn ``T``, as the moves, the log and the page's own cards
+    write it (docs/notation.md): ``ddz.svg`` writes ``10`` on the face; here the face is
+    the 9's, its two indices set to ``T`` (the same size and place as every one-letter
+    rank)."""
+    return _TEN_FACE.sub(lambda m: m.group(1) + _T_FACE + m.group(3), svg)
 
 
 class RequestError(ValueError):
@@ -271,16 +284,44 @@ class DouDizhuGame(Session):
             "phase": game.phase,
             "turn": game.current_player,
             "legal": legal,
-            "svg": ddz.doudizhu.svg.table(seen),
+            "svg": _one_notation(ddz.doudizhu.svg.table(seen)),
             "text": render.text(seen),
             **_log(self._intro(), self.log),
             "over": game.is_over,
             "result": seen.result,
+            "outcome": _doudizhu_outcome(game, self.seat) if game.is_over else None,
             "record": game.to_json() if game.is_over else None,  # every hand is face up now
-            "hint": "bid or pass with the buttons below"
-            if game.phase == "bidding"
-            else "click your cards, then Play selected; or choose an action below",
+            "leading": game.phase == "play" and bool(legal) and "pass" not in legal,
+            "hint": _doudizhu_hint(game, legal, seen.table),
         }
+
+
+def _doudizhu_hint(game: ddz.Game, legal: list[str], table: ddz.Move | None) -> str:
+    """What the person may do now, in the words of the buttons beside it."""
+    if not legal:
+        return ""
+    if game.phase == "bidding":
+        return "Bid or pass with the buttons below."
+    if "pass" not in legal:  # leading: the rules allow no pass
+        return "You lead: select the cards to play, then Play selected (any legal move)."
+    beat = f"cards that beat {table}" if table is not None else "cards"
+    return f"Select {beat}, then Play selected; or pass."
+
+
+def _doudizhu_outcome(game: ddz.Game, seat: int) -> State:
+    """The end from the person's side: did their side win, and their points."""
+    landlord, winner = game.landlord, game.winner
+    won = winner is not None and (winner == landlord) == (seat == landlord)
+    points = game.payoffs()[seat]
+    you = "the landlord" if seat == landlord else "a farmer"
+    out = "the landlord" if winner == landlord else "the farmers"
+    return {
+        "won": won,
+        "headline": "You won" if won else "You lost",
+        "points": points,
+        "detail": f"You played {you}; seat {winner} went out for {out}. "
+        f"Your points: {points:+d} (score x{game.multiplier}).",
+    }
 
 
 # --- playing UNO ------------------------------------------------------------------------------
@@ -421,10 +462,11 @@ class UnoGame(Session):
             **_log(self._intro(), self.log),
             "over": game.is_over,
             "result": _uno_result(game),
+            "outcome": _uno_outcome(game, self.seat) if game.is_over else None,
             "record": game.to_json() if game.is_over else None,
             "hint": f"the round reached the server's limit of {self.max_plies} plies"
             if self.stopped
-            else "click a card to play it, or choose an action below",
+            else "Click a card to play it, or choose an action below.",
         }
 
 
@@ -441,6 +483,28 @@ def _uno_result(game: uno.Game) -> str | None:
     points = " ".join(str(p) for p in game.points())
     end = "blocked: nobody went out" if game.winner is None else f"player {game.winner} went out"
     return f"{end}; points {points}"
+
+
+def _uno_outcome(game: uno.Game, seat: int) -> State:
+    """The end of a round from the person's side: won when they went out. A blocked round
+    (nobody went out) has no winner: ``won`` is None."""
+    points = game.points()
+    mine = points[seat]
+    if game.winner is None:
+        headline, won = "Blocked: nobody won", None
+        fewest = min(points)
+        least = [str(p) for p, n in enumerate(points) if n == fewest]
+        told = f"Nobody went out; the fewest points ({fewest}): player {', '.join(least)}."
+    else:
+        won = game.winner == seat
+        headline = "You won" if won else "You lost"
+        told = "You went out." if won else f"Player {game.winner} went out."
+    return {
+        "won": won,
+        "headline": headline,
+        "points": mine,
+        "detail": f"{told} Your points: {mine} (the cards left in your hand; fewer is better).",
+    }
 
 
 # --- replays --------------------------------------------------------------------------------
@@ -519,7 +583,8 @@ class Replay(Session):
             svg, text, kind = uno_svg.table(game), uno_render.text(game), "uno"
         else:
             seen = render.view(game, seat=self.seat)
-            svg, text, kind = ddz.doudizhu.svg.table(seen), render.text(seen), "doudizhu"
+            svg, text = _one_notation(ddz.doudizhu.svg.table(seen)), render.text(seen)
+            kind = "doudizhu"
         return {
             "id": self.id,
             "kind": kind,
@@ -581,12 +646,13 @@ class Store:
             victim = idle[0]
         del self._sessions[victim.id]
 
-    def _add(self, make: Callable[[str], Session]) -> State:
+    def _add(self, make: Callable[[str], Session], body: object = None) -> State:
         session = make(secrets.token_urlsafe(12))
+        answer = session.state(body)  # a bad field refuses the session before it is held
         with self._lock:
             self._make_room(isinstance(session, Replay))
             self._sessions[session.id] = session
-            return session.state()
+            return answer
 
     def create(self, body: object) -> State:
         """A new game: ``{"game": "classic" | "two-player" | "uno-landlord" | "uno",
@@ -599,8 +665,9 @@ class Store:
         return self._add(lambda sid: DouDizhuGame(sid, body))
 
     def replay(self, body: object) -> State:
-        """A new replay: ``{"record": "<JSON or text record>"}``."""
-        return self._add(lambda sid: Replay(sid, body, max_plies=self._replay_plies))
+        """A new replay: ``{"record": "<JSON or text record>", "ply": 0}``, shown at ``ply``
+        (missing: the end; the page asks for 0, the deal)."""
+        return self._add(lambda sid: Replay(sid, body, max_plies=self._replay_plies), body)
 
     def get(self, session_id: str) -> Session:
         session = self._sessions.get(session_id)

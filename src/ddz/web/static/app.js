@@ -45,11 +45,15 @@ async function attempt(work) {
 
 // --- showing a state -------------------------------------------------------------------------
 
-function button(label, onClick, className) {
+function button(label, onClick, className, key) {
   const element = document.createElement("button");
   element.type = "button";
   element.textContent = label;
   if (className) element.className = className;
+  if (key) {
+    element.title = `key ${key}`;
+    element.setAttribute("aria-keyshortcuts", key);
+  }
   element.addEventListener("click", onClick);
   return element;
 }
@@ -62,12 +66,15 @@ function ownText(action) {
 function show(state) {
   current = state;
   $("main").hidden = false; // nothing to show before the first game or replay
+  // from now on the message (your turn, an error's reason) sits next to the buttons
+  if ($("message").parentElement !== $("dock")) $("outcome").after($("message"));
   // a count of the states shown: lets a test (or anyone) wait for the next one
   document.body.dataset.shown = String(Number(document.body.dataset.shown || 0) + 1);
   $("table").innerHTML = state.svg;
   $("text").textContent = state.text;
   $("colours").hidden = true;
   showFinished(state);
+  showOutcome(state);
   if (state.replay) {
     showReplay(state);
     return;
@@ -76,11 +83,7 @@ function show(state) {
   $("log-intro").textContent = state.intro;
   const log = $("log");
   log.start = state.log_start;
-  log.replaceChildren(...state.log.map((line) => {
-    const item = document.createElement("li");
-    item.textContent = line;
-    return item;
-  }));
+  log.replaceChildren(...state.log.map((line, index) => logLine(state.log_start + index, line)));
   log.scrollTop = log.scrollHeight;
   showControls(state);
   if (state.over) {
@@ -92,6 +95,27 @@ function show(state) {
   } else {
     say("Your turn.", "turn");
   }
+}
+
+function logLine(number, line) {
+  // the ply number is written out (not a list marker): a marker's digits from 100 up are
+  // cut off by the list's indent
+  const item = document.createElement("li");
+  const ply = document.createElement("span");
+  ply.className = "ply";
+  ply.textContent = `${number}.`;
+  item.append(ply, ` ${line}`);
+  return item;
+}
+
+function showOutcome(state) {
+  // the end from your side: won or lost, and your points
+  const outcome = !state.replay && state.over ? state.outcome : null;
+  $("outcome").hidden = !outcome;
+  if (!outcome) return;
+  $("outcome").className = outcome.won === true ? "won" : outcome.won === false ? "lost" : "";
+  $("outcome-headline").textContent = outcome.headline;
+  $("outcome-detail").textContent = outcome.detail;
 }
 
 function showFinished(state) {
@@ -125,7 +149,9 @@ function showControls(state) {
   $("selection").textContent = "";
   $("more-actions").hidden = true;
   if (state.kind === "doudizhu" && state.phase === "play") {
-    if (state.legal.includes("pass")) actions.append(button("pass", () => act({ action: "pass" })));
+    if (state.legal.includes("pass")) {
+      actions.append(button("pass", () => act({ action: "pass" }), "", "N"));
+    }
     if (state.legal.length) {
       $("more-actions").hidden = false;
       for (const action of state.legal) {
@@ -134,47 +160,203 @@ function showControls(state) {
     }
   } else {
     for (const action of state.legal) {
-      actions.append(button(ownText(action), () => act({ action: ownText(action) })));
+      const own = ownText(action);
+      actions.append(button(own, () => act({ action: own }), "", own === "draw" ? "D" : ""));
     }
   }
-  if (state.may_pass) actions.append(button("let it pass", () => act({ action: "none" }), "quiet"));
+  if (state.may_pass) actions.append(button("let it pass", () => act({ action: "none" }), "quiet", "N"));
+  showHand(state);
   wireCards(state);
+  keepFocus(state);
 }
+
+function keepFocus(state) {
+  // after an action its button is gone: the keys go on from your hand (or, bidding, the
+  // first bid button); focus in a form field or on a button still shown stays there
+  const now = document.activeElement;
+  // free: nothing, a card, or a button gone or hidden now (a colour's, an action's)
+  const free = now === null || now === document.body || !document.contains(now) ||
+    now.getClientRects().length === 0 || now.classList.contains("hcard") || now.tagName === "g";
+  if (!free) return;
+  if (state.over) {
+    if (!$("finished").hidden) $("replay-this").focus({ preventScroll: true });
+    return;
+  }
+  if (!state.legal.length) return;
+  if (state.kind === "doudizhu" && state.phase === "bidding") {
+    const first = $("actions").querySelector("button");
+    if (first) first.focus({ preventScroll: true });
+  } else {
+    focusCard(focusAt, false);
+  }
+}
+
+// --- your hand: the table's cards (SVG) and, on a phone, big cards below it -------------------
+// Both show the same hand; the one on screen takes the clicks and the keys. A selection is
+// kept by position in the hand, so the two always agree.
+
+let selected = new Set(); // positions in the hand selected (Dou Dizhu)
+let focusAt = 0; // the card the arrow keys are on
 
 function myCards() {
   return Array.from($("table").querySelectorAll(`g.card[data-seat="${current.you}"]`));
 }
 
+function phoneCards() {
+  return Array.from($("hand").querySelectorAll(".hcard"));
+}
+
+function onPhone() {
+  return getComputedStyle($("hand")).display !== "none";
+}
+
+function handCards() {
+  // the cards you operate: the big ones when shown (a phone), else the table's
+  return onPhone() ? phoneCards() : myCards();
+}
+
+function handSymbols() {
+  return myCards().map((card) => card.dataset.card);
+}
+
+function cardName(symbol) {
+  if (current.kind === "uno") return symbol;
+  return { T: "T (ten)", X: "X (small joker)", D: "D (big joker)" }[symbol] || symbol;
+}
+
+function showHand(state) {
+  selected = new Set();
+  const live = !state.over && state.legal.length > 0;
+  const symbols = state.replay ? [] : handSymbols();
+  $("hand").replaceChildren(...symbols.map((symbol, index) => {
+    const card = document.createElement("span");
+    card.className = `hcard ${state.kind}`;
+    if (state.kind === "uno") card.classList.add(`colour-${symbol[0]}`);
+    card.dataset.card = symbol;
+    card.dataset.index = String(index);
+    card.textContent = symbol;
+    if (symbol === "X" || symbol === "D") {
+      const word = document.createElement("small");
+      word.textContent = "joker";
+      card.append(word);
+    }
+    return card;
+  }));
+  $("hand").hidden = symbols.length === 0 || !live;
+  focusAt = live ? Math.min(focusAt, Math.max(0, symbols.length - 1)) : 0;
+}
+
 function wireCards(state) {
   if (state.over || state.legal.length === 0) return;
-  for (const card of myCards()) {
-    card.classList.add("clickable");
-    card.addEventListener("click", () => clickCard(card));
+  for (const views of [myCards(), phoneCards()]) {
+    views.forEach((card, index) => {
+      card.classList.add("clickable");
+      card.setAttribute("tabindex", "-1");
+      card.setAttribute("role", "option");
+      card.setAttribute("aria-selected", "false");
+      card.setAttribute("aria-label", cardName(card.dataset.card));
+      card.addEventListener("click", () => {
+        focusAt = index;
+        chooseCard(index);
+      });
+      card.addEventListener("keydown", (event) => cardKey(event, index));
+    });
+  }
+  const cards = handCards();
+  if (cards.length) cards[Math.min(focusAt, cards.length - 1)].setAttribute("tabindex", "0");
+}
+
+function focusCard(index, scroll = true) {
+  const cards = handCards();
+  if (!cards.length) return;
+  focusAt = Math.max(0, Math.min(cards.length - 1, index));
+  for (const card of cards) card.setAttribute("tabindex", "-1");
+  const card = cards[focusAt];
+  card.setAttribute("tabindex", "0");
+  card.focus({ preventScroll: !scroll });
+}
+
+function cardKey(event, index) {
+  const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, ArrowUp: index - 1,
+    ArrowDown: index + 1, Home: 0, End: handCards().length - 1 };
+  if (event.key in moves) {
+    event.preventDefault();
+    focusCard(moves[event.key]);
+  } else if (event.key === " " || event.key === "Enter") {
+    event.preventDefault();
+    chooseCard(index);
   }
 }
 
-function selectedCards() {
-  return myCards().filter((card) => card.classList.contains("selected"));
+function setSelected(index, on) {
+  if (on) selected.add(index); else selected.delete(index);
+  for (const view of [myCards(), phoneCards()]) {
+    const card = view[index];
+    if (!card) continue;
+    card.classList.toggle("selected", on);
+    card.setAttribute("aria-selected", String(on));
+  }
+  const symbols = handSymbols();
+  $("selection").textContent = [...selected].sort((a, b) => a - b).map((i) => symbols[i]).join("");
 }
 
-function clickCard(card) {
-  const symbol = card.dataset.card;
+function chooseCard(index) {
+  const symbol = handSymbols()[index];
+  if (symbol === undefined) return;
   if (current.kind === "uno") {
     if (symbol.startsWith("W")) {
       $("wild-card").textContent = symbol;
       $("colours").dataset.card = symbol;
       $("colours").hidden = false;
+      $("colours").querySelector("button").focus();
       return;
     }
-    attempt(() => act({ card: symbol }));
+    act({ card: symbol });
     return;
   }
   if (current.phase !== "play") {
     say("Bid first: choose pass or a bid below.", "error");
     return;
   }
-  card.classList.toggle("selected");
-  $("selection").textContent = selectedCards().map((c) => c.dataset.card).join("");
+  setSelected(index, !selected.has(index));
+}
+
+function playSelected() {
+  if (!current || current.replay || current.kind !== "doudizhu" || current.phase !== "play" ||
+      !current.legal.length) return;
+  const symbols = handSymbols();
+  const cards = [...selected].sort((a, b) => a - b).map((i) => symbols[i]).join("");
+  if (!cards) {
+    // the hint fits the moment: a lead must play, a follower may pass instead
+    say(current.leading ? "You lead: select the cards to play first (a lead cannot pass)." :
+      "Select the cards to play first, or pass.", "error");
+    return;
+  }
+  act({ cards });
+}
+
+function clearSelection() {
+  for (const index of [...selected]) setSelected(index, false);
+}
+
+function pressAction(...labels) {
+  // the first action button with one of these labels, as if clicked
+  const found = Array.from($("actions").querySelectorAll("button"))
+    .find((b) => labels.includes(b.textContent));
+  if (found) found.click();
+  return Boolean(found);
+}
+
+function gameKey(event) {
+  // P play, N pass (or let it pass), D draw, C clear: anywhere but in a text field
+  if (!current || current.replay || current.over || !current.legal.length) return;
+  const key = event.key.toLowerCase();
+  if (key === "p") playSelected();
+  else if (key === "n") pressAction("pass", "let it pass");
+  else if (key === "d") pressAction("draw");
+  else if (key === "c") clearSelection();
+  else return;
+  event.preventDefault();
 }
 
 async function act(body) {
@@ -188,6 +370,7 @@ async function act(body) {
 function showReplay(state) {
   $("controls").hidden = true;
   $("stepper").hidden = false;
+  $("hand").replaceChildren();
   const slider = $("ply");
   slider.max = String(state.plies);
   slider.value = String(state.ply);
@@ -196,8 +379,7 @@ function showReplay(state) {
   const log = $("log");
   log.start = 1;
   log.replaceChildren(...state.moves.map((move, index) => {
-    const item = document.createElement("li");
-    item.textContent = move;
+    const item = logLine(index + 1, move);
     item.className = index < state.ply ? "step done" : "step";
     if (index === state.ply - 1) item.classList.add("now");
     item.addEventListener("click", () => goTo(index + 1));
@@ -205,16 +387,42 @@ function showReplay(state) {
   }));
   const now = log.querySelector(".now");
   if (now) now.scrollIntoView({ block: "nearest" });
+  else log.scrollTop = 0; // the deal: the first moves in view
   const whose = state.you === null || state.you === undefined ? "" :
     `Seat ${state.you}'s view (the other hands were never sent). `;
   say(whose + (state.ply === 0 ? "The deal. Step forward with > or the arrow keys." :
     `After ${state.moves[state.ply - 1]}` + (state.over && state.ply === state.plies ? " (the end)" : "")));
 }
 
+// Steps are queued, not dropped: each press moves the ply wanted, and one request at a time
+// fetches it until the page shows it (keys pressed faster than the server answers add up).
+let wanted = null; // the ply asked for, while on the way
+let stepping = false;
+
 function goTo(ply) {
   if (!current || !current.replay) return;
-  const target = Math.max(0, Math.min(current.plies, ply));
-  attempt(async () => show(await call("GET", `/api/replays/${current.id}?ply=${target}`)));
+  wanted = Math.max(0, Math.min(current.plies, ply));
+  if (!stepping) fetchWanted();
+}
+
+function stepBy(delta) {
+  if (!current || !current.replay) return;
+  goTo((wanted === null ? current.ply : wanted) + delta);
+}
+
+async function fetchWanted() {
+  stepping = true;
+  try {
+    while (wanted !== null && current.replay && wanted !== current.ply) {
+      const target = wanted;
+      show(await call("GET", `/api/replays/${current.id}?ply=${target}`));
+    }
+  } catch (error) {
+    say(error.message, "error");
+  } finally {
+    wanted = null;
+    stepping = false;
+  }
 }
 
 // --- the forms -------------------------------------------------------------------------------
@@ -240,12 +448,26 @@ function newGame() {
   const body = { game: $("game").value, seat: Number($("seat").value), agents: $("agents").value };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   if (body.game === "uno") body.players = Number($("players").value);
-  attempt(async () => show(await call("POST", "/api/games", body)));
+  attempt(async () => {
+    show(await call("POST", "/api/games", body));
+    toTheTable();
+  });
+}
+
+function toTheTable() {
+  // a phone's screen is short: scroll the form away, the table, your hand and the buttons up
+  if (window.matchMedia("(max-width: 700px)").matches) $("table").scrollIntoView();
 }
 
 function loadReplay() {
   const record = $("record").value;
-  attempt(async () => show(await call("POST", "/api/replays", { record })));
+  wanted = null;
+  attempt(async () => {
+    // a replay opens at the deal (ply 0), then steps forward
+    show(await call("POST", "/api/replays", { record, ply: 0 }));
+    $("record-box").open = false; // the record's text folds away under the board's form
+    toTheTable();
+  });
 }
 
 function switchTab(replay) {
@@ -267,32 +489,31 @@ document.addEventListener("DOMContentLoaded", () => {
     const file = event.target.files[0];
     if (file) $("record").value = await file.text();
   });
-  $("play-selected").addEventListener("click", () => {
-    const cards = selectedCards().map((card) => card.dataset.card).join("");
-    if (!cards) {
-      say("Click your cards first (or pass).", "error");
-      return;
-    }
-    act({ cards });
-  });
-  $("clear-selected").addEventListener("click", () => {
-    for (const card of selectedCards()) card.classList.remove("selected");
-    $("selection").textContent = "";
-  });
+  $("play-selected").addEventListener("click", playSelected);
+  $("clear-selected").addEventListener("click", clearSelection);
   for (const colour of document.querySelectorAll("#colours button")) {
     colour.addEventListener("click", () => {
       act({ action: `play ${$("colours").dataset.card} ${colour.dataset.colour}` });
     });
   }
   $("first").addEventListener("click", () => goTo(0));
-  $("back").addEventListener("click", () => goTo(current.ply - 1));
-  $("forward").addEventListener("click", () => goTo(current.ply + 1));
+  $("back").addEventListener("click", () => stepBy(-1));
+  $("forward").addEventListener("click", () => stepBy(1));
   $("last").addEventListener("click", () => goTo(current.plies));
   $("ply").addEventListener("change", () => goTo(Number($("ply").value)));
   document.addEventListener("keydown", (event) => {
-    if (!current || !current.replay || event.target.tagName === "TEXTAREA") return;
-    if (event.key === "ArrowRight") goTo(current.ply + 1);
-    if (event.key === "ArrowLeft") goTo(current.ply - 1);
+    if (!current || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName)) return;
+    if (!current.replay) {
+      gameKey(event);
+      return;
+    }
+    if (event.key === "ArrowRight") stepBy(1);
+    else if (event.key === "ArrowLeft") stepBy(-1);
+    else if (event.key === "Home") goTo(0);
+    else if (event.key === "End") goTo(current.plies);
+    else return;
+    event.preventDefault();
   });
   attempt(async () => {
     options = await call("GET", "/api/options");
