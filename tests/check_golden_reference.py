@@ -78,7 +78,8 @@ def check_golden() -> int:
                     matched += 1
                 else:
                     failures += 1
-                    report(engine, f"golden-{name}.jsonl.gz:{number}", case["hand"], case["last"], got, want)
+                    where = f"golden-{name}.jsonl.gz:{number}"
+                    report(engine, where, case["hand"], case["last"], got, want)
             print(f"golden-{name}.jsonl.gz {engine}: {matched}/{len(lines)} lines match")
     return failures
 
@@ -196,7 +197,8 @@ def random_hand(rng: random.Random, rich: bool) -> str:
 
 
 CRAFTED = [
-    # hands whose leads show where the engines differ (docs/rules.md#engines-differ), then table moves to answer
+    # hands whose leads show where the engines differ (docs/rules.md#engines-differ), then
+    # table moves to answer
     ("333345", None),
     ("33334455", None),
     ("333344", None),

@@ -50,7 +50,7 @@ def test_every_card_symbol_is_drawn_distinctly() -> None:
     assert "<polygon" in drawn["X"] and "<polygon" in drawn["D"]  # the jokers' stars
     assert svg.RED in drawn["D"] and svg.RED not in drawn["X"]
     assert "<circle" in drawn["S"] and "<polyline" in drawn["V"]
-    assert ">10<" in drawn["T"]
+    assert ">T<" in drawn["T"] and ">10<" not in drawn["T"]  # one notation: T, as in text
     with pytest.raises(ValueError, match="no card symbol"):
         svg.card("Z")
 

@@ -96,8 +96,8 @@ def legal_moves_batch(
     else:
         table_array = np.ascontiguousarray(tables, dtype=np.uint64).reshape(-1)
     offsets = np.empty(len(hand_array) + 1, dtype=np.int64)
-    # Room for a typical set: ~55 moves for a lead, ~4 for an answer (docs/rules.md#engines-differ); a batch
-    # that needs more is run again with exactly enough.
+    # Room for a typical set: ~55 moves for a lead, ~4 for an answer
+    # (docs/rules.md#engines-differ); a batch that needs more is run again with exactly enough.
     leads = len(hand_array) - int(np.count_nonzero(table_array))
     out = np.empty(max(64 * leads + 8 * (len(hand_array) - leads), 64), dtype=np.uint64)
     total = _core.moves_batch(hand_array, table_array, rules, out, offsets)

@@ -53,7 +53,7 @@ from ddz.doudizhu.render import TableView, role, view
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "bid", "card", "hand", "move", "table"]
 
-_NAMES = {"T": "10", "X": "JOKER", "D": "JOKER", "S": "SKIP", "V": "REV"}
+_NAMES = {"X": "JOKER", "D": "JOKER", "S": "SKIP", "V": "REV"}  # the ten is T, as in text
 _STEP = CARD_STEP
 
 
@@ -62,8 +62,8 @@ _STEP = CARD_STEP
 
 def card(symbol: str, *, x: float = 0, y: float = 0, seat: int | None = None) -> str:
     """One card face up as an SVG element (``<g>``) at ``x, y``: ``3`` .. ``2``, ``T`` for
-    the 10, ``X``/``D`` the small and big joker, ``S`` Skip, ``V`` Reverse. A document of
-    one card is ``hand(Cards(symbol))``."""
+    the 10 (drawn ``T``, as text writes it), ``X``/``D`` the small and big joker, ``S`` Skip,
+    ``V`` Reverse. A document of one card is ``hand(Cards(symbol))``."""
     if len(symbol) != 1 or symbol not in "3456789TJQKA2XDSV":
         raise ValueError(f"{symbol!r} is no card symbol (3..9, T, J, Q, K, A, 2, X, D, S, V)")
     seat_attr = "" if seat is None else f' data-seat="{seat}"'

@@ -22,7 +22,6 @@ from __future__ import annotations
 import abc
 import collections
 import json
-import re
 import secrets
 import threading
 import time
@@ -89,18 +88,6 @@ MAX_AGENT_STEPS = 10_000
 """Agent actions one request may run (a UNO round of agents ends long before)."""
 
 State = dict[str, Any]
-
-_TEN_FACE = re.compile(r'(<g class="card" data-card="T"[^>]*>)(.*?)(</g>)', re.S)
-_NINE_FACE = ddz.doudizhu.svg.card("9")
-_T_FACE = _NINE_FACE[_NINE_FACE.index(">") + 1 : -len("</g>")].replace(">9</text>", ">T</text>")
-
-
-def _one_notation(svg: str) -> str:
-    """The table with the 10 drawn ``T``, as the moves, the log and the page's own cards
-    write it (docs/notation.md): ``ddz.svg`` writes ``10`` on the face; here the face is
-    the 9's, its two indices set to ``T`` (the same size and place as every one-letter
-    rank)."""
-    return _TEN_FACE.sub(lambda m: m.group(1) + _T_FACE + m.group(3), svg)
 
 
 class RequestError(ValueError):
@@ -284,7 +271,7 @@ class DouDizhuGame(Session):
             "phase": game.phase,
             "turn": game.current_player,
             "legal": legal,
-            "svg": _one_notation(ddz.doudizhu.svg.table(seen)),
+            "svg": ddz.doudizhu.svg.table(seen),
             "text": render.text(seen),
             **_log(self._intro(), self.log),
             "over": game.is_over,
@@ -583,7 +570,7 @@ class Replay(Session):
             svg, text, kind = uno_svg.table(game), uno_render.text(game), "uno"
         else:
             seen = render.view(game, seat=self.seat)
-            svg, text = _one_notation(ddz.doudizhu.svg.table(seen)), render.text(seen)
+            svg, text = ddz.doudizhu.svg.table(seen), render.text(seen)
             kind = "doudizhu"
         return {
             "id": self.id,
