@@ -192,7 +192,10 @@ def _simulate(args: argparse.Namespace) -> int:
     names = _agent_names(args.agents)
     rules = PRESETS[args.rules]
     plan = seatings(names, rules.players)
-    # --games counts games; every deal is played once per seating, so round up to whole deals.
+    # --games counts games played to a result, whatever the engine; every deal is played once
+    # per seating, so round up to whole deals. A void deal is redealt (python) or, with a void
+    # game under any seating, replaced by the next deal (core): either way every deal counted
+    # is played to a result under every seating.
     deals = -(-args.games // len(plan))
     progress = _Progress(deals, sys.stderr, enabled=not args.quiet)
     start = time.perf_counter()
@@ -207,6 +210,7 @@ def _simulate(args: argparse.Namespace) -> int:
             rules=rules,
             threads=args.threads,
             progress=progress,
+            void="replace",
         )
     else:
         result = run_arena(names, deals=deals, seed=args.seed, rules=rules, progress=progress)
@@ -451,8 +455,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--games",
         type=integer(1, MAX_GAMES, bounds="1..10**8"),
         default=600,
-        help="games to play, at most 10**8 (rounded up to whole deals: each deal is played "
-        "once per seating)",
+        help="games to play to a result, at most 10**8, whatever the engine (rounded up to "
+        "whole deals: each deal is played once per seating; a void deal is redealt, or on the "
+        "core engine replaced by the next deal)",
     )
     simulate.add_argument(
         "--agents",
@@ -464,8 +469,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--engine",
         choices=("auto", "core", "python"),
         default="auto",
-        help="core: every game in C (random and greedy agents); python: the Python arena, "
-        "which redeals void deals; auto: core when every agent is one the core plays",
+        help="core: every game in C (random and greedy agents; a deal with a void game is "
+        "replaced by the next deal); python: the Python arena, which redeals void deals; auto: "
+        "core when every agent is one the core plays",
     )
     simulate.add_argument(
         "--threads",
