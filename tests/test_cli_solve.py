@@ -481,10 +481,9 @@ def test_the_solver_falls_back_to_a_greedy_move_past_its_limits() -> None:
 
 
 def normalised(text: str) -> str:
-    """Timings and node counts vary by machine and solver version; the rest must not."""
-    text = re.sub(r"searched [\d,]+ nodes?", "searched N nodes", text)
-    text = re.sub(r"^( +)[\d,]+ nodes in", r"\1N nodes in", text, flags=re.M)
-    text = re.sub(r'"nodes": \d+, "seconds": [\d.e-]+', '"nodes": N, "seconds": S', text)
+    """Timings vary by machine; the rest must not. Node counts are checked too: they depend
+    only on the solver's search, so a change to it that changes them must change the page."""
+    text = re.sub(r'"seconds": [\d.e-]+', '"seconds": S', text)
     return re.sub(r"in \d+\.\d+ s$", "in S s", text, flags=re.M)
 
 
