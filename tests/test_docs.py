@@ -94,3 +94,20 @@ def test_pytest_says_why_each_test_skipped(tmp_path: Path) -> None:
     assert re.search(r"^SKIPPED \[1\] .*test_one\.py:\d+: needs the moon$", done.stdout, re.M), (
         done.stdout
     )
+
+
+def test_the_one_call_game_is_taught_with_a_checked_example() -> None:
+    """docs/agents.md and the tutorial show ``ddz.arena.play_game`` in a doctest, beside the
+    loop they teach, and agents.md prints an arena result as its table."""
+    import doctest
+
+    def examples(page: str) -> list[doctest.Example]:
+        text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+        blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+        parser = doctest.DocTestParser()
+        return [example for block in blocks for example in parser.get_examples(block)]
+
+    for page in ("agents.md", "tutorial.md"):
+        assert any("play_game(ddz.Game(" in e.source and not e.want for e in examples(page))
+    printed = [e.want for e in examples("agents.md") if e.source.startswith("print(result)")]
+    assert printed and printed[0].startswith("classic rules, seed 3: 5 deals x 6 seatings")
