@@ -78,22 +78,25 @@ def test_the_readme_says_why_tests_skip_and_how_to_run_them_all() -> None:
 
 
 def test_pytest_says_why_each_test_skipped(tmp_path: Path) -> None:
-    """The project's pytest options report skip reasons without -rs on the command line."""
+    """The project's pytest options report skip reasons without -rs on the command line,
+    and the summary still lists the failures (pytest's default, -rfE)."""
     config = ROOT / "pyproject.toml"
     if not config.exists():
         pytest.skip("source tree not available")
     (tmp_path / "test_one.py").write_text(
         "import pytest\n\n\ndef test_skips() -> None:\n    pytest.skip('needs the moon')\n"
+        "\n\ndef test_fails() -> None:\n    assert 1 == 2\n"
     )
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-c", str(config), "--rootdir", str(tmp_path),
          str(tmp_path / "test_one.py")],
         capture_output=True, text=True, timeout=120, cwd=tmp_path,
     )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 1, done.stdout + done.stderr  # the one failure
     assert re.search(r"^SKIPPED \[1\] .*test_one\.py:\d+: needs the moon$", done.stdout, re.M), (
         done.stdout
     )
+    assert re.search(r"^FAILED .*test_one\.py::test_fails\b", done.stdout, re.M), done.stdout
 
 
 def test_the_one_call_game_is_taught_with_a_checked_example() -> None:
