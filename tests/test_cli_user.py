@@ -325,7 +325,7 @@ class Follower:
         if self.script:
             answer = self.script.pop(0)
         elif self.lines[-1].startswith("hint: "):
-            answer = self.lines[-1].split(" would play ")[1]
+            answer = self.lines[-1].split(" would choose ")[1]
         else:
             answer = "hint"
         self.lines.append(prompt + answer)
@@ -354,7 +354,7 @@ def test_hint_suggests_the_greedy_agents_move_and_lists_the_legal_ones() -> None
     start = person.lines.index("your move> hint") + 1
     legal = [str(action) for action in game.legal_actions()]
     assert person.lines[start] == f"legal ({len(legal)}): {'  '.join(legal)}"
-    assert person.lines[start + 1] == f"hint: the greedy agent would play {expected}"
+    assert person.lines[start + 1] == f"hint: the greedy agent would choose {expected}"
     assert str(expected) in legal
 
 

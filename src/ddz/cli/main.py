@@ -314,7 +314,7 @@ def play(
                 legal = [str(action) for action in game.legal_actions()]
                 write(wrap_items(f"legal ({len(legal)}):", legal))
                 suggestion = choose(adviser, game)  # from what your seat sees, as any agent
-                write(f"hint: the greedy agent would play {suggestion}")
+                write(f"hint: the greedy agent would choose {suggestion}")
             else:
                 break
         if record is None:
