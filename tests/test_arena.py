@@ -205,3 +205,48 @@ def test_core_arena_takes_only_core_agents() -> None:
 
     with pytest.raises(ValueError, match="the core plays"):
         run_core_arena(["greedy", "clever"], deals=1)
+
+
+def test_a_result_prints_as_its_table_and_has_a_short_repr() -> None:
+    result = run_arena(["greedy", "random"], deals=5, seed=1)
+    assert str(result) == result.table()
+    text = repr(result)
+    assert len(text) < 200 and "\n" not in text
+    assert text.startswith("<ArenaResult classic rules, seed=1, deals=5, games=30: ")
+    for stats in result.stats:
+        assert f"{stats.name!r}: WP {stats.wp:.1f}% ADP {stats.adp:+.2f}" in text
+
+
+def test_the_heading_says_the_games_column_counts_seats() -> None:
+    three = run_arena(["greedy", "random"], deals=2, seed=1)
+    assert three.table().splitlines()[0].endswith("; the games column counts seats, 3 a game")
+    assert sum(stats.games for stats in three.stats) == 3 * three.games
+    two = run_arena(["greedy", "random"], deals=2, seed=1, rules=ddz.TWO_PLAYER)
+    assert two.table().splitlines()[0].endswith("; the games column counts seats, 2 a game")
+    assert sum(stats.games for stats in two.stats) == 2 * two.games
+
+
+def test_core_arena_replaces_deals_with_a_void_game() -> None:
+    from ddz.arena import run_core_arena
+
+    skipped = run_core_arena(["greedy", "random"], deals=100, seed=0)
+    assert skipped.void_skipped > 0  # this seed has void games: the case is exercised
+    one = run_core_arena(["greedy", "random"], deals=100, seed=0, void="replace", threads=1)
+    two = run_core_arena(["greedy", "random"], deals=100, seed=0, void="replace", threads=2)
+    assert one == two
+    assert one.games == 600 and one.void_skipped == 0 and one.void_replaced > 0
+    assert [stats.games for stats in one.stats] == [900, 900]  # every seat equally often
+    assert sum(stats.landlord_games for stats in one.stats) == 600  # each game to a result
+    assert sum(stats.points for stats in one.stats) == 0
+    heading = one.table().splitlines()[0]
+    assert f"({one.void_replaced} deals with a void game left out and replaced)" in heading
+    # the deals counted are the run's first 100 deals with no void game, in order
+    plan = seatings(["greedy", "random"])
+    played = [ddz.simulate(150, agents=s, seed=0).landlords >= 0 for s in plan]
+    complete = [i for i in range(150) if all(p[i] for p in played)][:100]
+    assert complete[-1] + 1 - 100 == one.void_replaced
+    calls: list[tuple[int, int]] = []
+    run_core_arena(["greedy"], deals=3, seed=0, void="replace", progress=lambda *a: calls.append(a))
+    assert calls[-1] == (3, 3)
+    with pytest.raises(ValueError, match="void must be 'skip' or 'replace'"):
+        run_core_arena(["greedy"], deals=1, void="redeal")  # type: ignore[arg-type]

@@ -177,3 +177,31 @@ def test_simulate_engines(capsys: pytest.CaptureFixture[str]) -> None:
     python = capsys.readouterr().out
     assert core.splitlines()[1] == python.splitlines()[1]  # the same table
     assert "void" not in core or "left out" in core
+
+
+@pytest.mark.parametrize(
+    ("games", "agents", "rules"),
+    [("600", "random,greedy", "classic"), ("300", "greedy,random,random", "classic"),
+     ("100", "random,greedy", "two-player")],
+)  # fmt: skip
+def test_simulate_games_means_the_same_on_both_engines(
+    games: str, agents: str, rules: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--games N plays N games to a result (whole deals) whichever engine plays them: the
+    heading and every agent's games column agree between the engines, void deals or not."""
+    args = ["simulate", "--games", games, "--agents", agents, "--rules", rules, "--quiet"]
+    printed = {}
+    for engine in ("core", "python"):
+        assert main([*args, "--engine", engine]) == 0
+        printed[engine] = capsys.readouterr().out.splitlines()
+    core, python = printed["core"], printed["python"]
+    assert "void game left out and replaced" in core[0]  # these seeds have void deals
+    assert "void deals redealt" in python[0]
+    heading = core[0].split(" (")[0].split(";")[0]
+    assert heading.endswith(f"= {games} games")
+    assert python[0].startswith(heading)
+    players = 2 if rules == "two-player" else 3
+    assert core[0].endswith(f"; the games column counts seats, {players} a game")
+    columns = [{row.split()[0]: row.split()[1] for row in out[2:]} for out in (core, python)]
+    assert columns[0] == columns[1]
+    assert sum(map(int, columns[0].values())) == players * int(games)

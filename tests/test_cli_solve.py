@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import ddz
+import ddz.render  # the test reads ddz.render.text (a public path, not imported by ddz)
 from ddz.cli.main import build_parser, main
 from ddz.cli.solve import play_puzzle
 
@@ -481,10 +482,9 @@ def test_the_solver_falls_back_to_a_greedy_move_past_its_limits() -> None:
 
 
 def normalised(text: str) -> str:
-    """Timings and node counts vary by machine and solver version; the rest must not."""
-    text = re.sub(r"searched [\d,]+ nodes?", "searched N nodes", text)
-    text = re.sub(r"^( +)[\d,]+ nodes in", r"\1N nodes in", text, flags=re.M)
-    text = re.sub(r'"nodes": \d+, "seconds": [\d.e-]+', '"nodes": N, "seconds": S', text)
+    """Timings vary by machine; the rest must not. Node counts are checked too: they depend
+    only on the solver's search, so a change to it that changes them must change the page."""
+    text = re.sub(r'"seconds": [\d.e-]+', '"seconds": S', text)
     return re.sub(r"in \d+\.\d+ s$", "in S s", text, flags=re.M)
 
 
@@ -545,3 +545,15 @@ def test_the_docs_examples_print_what_they_show(
         assert play_puzzle(position, parsed, read=person.read, write=person.write) == 0
         out = "\n".join(person.transcript) + "\n"
         assert matches(expected, out), f"{command}\nprinted:\n{out}"
+
+
+def test_help_in_a_puzzle_shows_the_instructions_not_a_card_error() -> None:
+    position = ddz.Position.parse(PUZZLE)
+    person = Person(["help"])
+    assert play_puzzle(position, puzzle_args(), read=person.read, write=person.write) == 0
+    text = "\n".join(person.transcript)
+    assert "Not legal" not in text
+    start = person.transcript.index("your move (seat 0)> help") + 1
+    assert person.transcript[start : start + 4] == person.transcript[2:6]
+    assert person.transcript[2].startswith("Every hand is open.")
+    assert "'help' shows this" in person.transcript[4]

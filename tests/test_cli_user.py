@@ -15,8 +15,11 @@ from typing import Any
 import pytest
 
 import ddz
+from ddz.agents import GreedyAgent, choose
 from ddz.cli.main import build_parser, main, play
 from ddz.cli.uno import build_parser as build_uno_parser
+from ddz.doudizhu.render import grouped
+from ddz.doudizhu.rules import PRESETS
 from tests.terminal import AS_IN_A_TERMINAL
 
 PERFT = json.loads((Path(__file__).resolve().parent / "data" / "perft.json").read_text())
@@ -301,3 +304,100 @@ def test_perft_divide_and_records(tmp_path: Path, capsys: pytest.CaptureFixture[
         path.write_text(text)
         assert main(["perft", "--record", str(path), "--depth", "3"]) == 0
         assert counts_printed(capsys.readouterr().out) == entry["counts"][:3]
+
+
+# --- the terminal game: help, hint, the end, rule sets without bidding ----------------------
+
+
+class Follower:
+    """A scripted person: types ``script`` first, then asks for a hint at every turn and
+    plays the move it names."""
+
+    def __init__(self, script: list[str]) -> None:
+        self.script = list(script)
+        self.lines: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.lines.extend(text.splitlines() or [""])
+
+    def read(self, prompt: str) -> str:
+        assert len(self.lines) < 20_000, "the game does not end"
+        if self.script:
+            answer = self.script.pop(0)
+        elif self.lines[-1].startswith("hint: "):
+            answer = self.lines[-1].split(" would choose ")[1]
+        else:
+            answer = "hint"
+        self.lines.append(prompt + answer)
+        return answer
+
+
+def test_help_is_answered_not_read_as_cards() -> None:
+    person = Follower(["help", "quit"])
+    assert play(seed=4, read=person.read, write=person.write) == 0
+    text = "\n".join(person.lines)
+    assert "Not legal" not in text
+    start = person.lines.index("your move> help") + 1
+    shown = "\n".join(person.lines[start : start + 3])
+    assert shown == "\n".join(person.lines[2:5])  # the instructions, as at the start
+    assert shown.startswith("Type a move in the notation") and "'help' shows this" in shown
+
+
+def test_hint_suggests_the_greedy_agents_move_and_lists_the_legal_ones() -> None:
+    person = Follower(["hint", "quit"])
+    assert play(seed=4, read=person.read, write=person.write) == 0
+    # the same deal, the greedy agents in seats 1 and 2, up to seat 0's first turn
+    game = ddz.Game(seed=4)
+    while game.current_player != 0:
+        game.step(choose(GreedyAgent(), game))
+    expected = choose(GreedyAgent(), game)
+    start = person.lines.index("your move> hint") + 1
+    legal = [str(action) for action in game.legal_actions()]
+    assert person.lines[start] == f"legal ({len(legal)}): {'  '.join(legal)}"
+    assert person.lines[start + 1] == f"hint: the greedy agent would choose {expected}"
+    assert str(expected) in legal
+
+
+@pytest.mark.parametrize("rules", ["classic", "two-player", "endgame"])
+def test_the_end_shows_every_hand(rules: str) -> None:
+    person = Follower([])
+    assert play(seed=11, rules=PRESETS[rules], read=person.read, write=person.write) == 0
+    start = person.lines.index("Every hand at the end:")
+    table = person.lines[start + 1 :]
+    assert table[0].endswith(f"rules: over after {table[0].split()[-2]} plies")
+    rows = [line.split() for line in table[2 : 2 + PRESETS[rules].players]]
+    assert [int(row[0]) for row in rows] == list(range(PRESETS[rules].players))
+    assert "hidden" not in "\n".join(table)
+    counts = [int(row[2]) for row in rows]
+    assert 0 in counts or rules == "two-player"  # someone went out (or the let count)
+    for row, count in zip(rows, counts, strict=True):
+        shown = "".join(row[3:]) if count else ""
+        assert len(shown) == count, row  # every card of every hand is shown
+    assert person.lines[-1] in ("You win!", "You lose.")
+
+
+def test_rules_without_bidding_say_so() -> None:
+    person = Follower(["quit"])
+    assert play(seed=4, rules=ddz.ENDGAME, read=person.read, write=person.write) == 0
+    text = "\n".join(person.lines)
+    assert "bids first" not in text and "kitty" not in text.replace("no kitty", "")
+    assert "bid" not in person.lines[2]  # the instructions offer no bids
+    assert "You are the landlord (drawn at random: no bidding) and lead; there is no kitty." in (
+        text
+    )
+    person = Follower(["quit"])
+    assert play(seed=4, rules=ddz.DOUZERO, read=person.read, write=person.write) == 0
+    text = "\n".join(person.lines)
+    assert "bids first" not in text
+    game = ddz.Game(ddz.DOUZERO, seed=4)
+    who = "You are" if game.landlord == 0 else f"Seat {game.landlord} is"
+    takes = "take" if game.landlord == 0 else "takes"
+    assert (
+        f"{who} the landlord (drawn at random: no bidding) and {takes} the kitty: "
+        f"{grouped(game.kitty)}." in person.lines
+    )
+    person = Follower(["quit"])
+    assert play(seed=4, read=person.read, write=person.write) == 0
+    text = "\n".join(person.lines)
+    assert "Seat 1 bids first." in text and "or a bid (bid 1, bid 2," in text
+    assert "Seat 1 is the landlord and takes the kitty: 3 6 K." in text

@@ -6,6 +6,8 @@ of the launching script, as ``__mp_main__``)."""
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import subprocess
 import sys
 import textwrap
@@ -85,3 +87,53 @@ def test_douzero_launcher_replaces_env_at_the_top_level() -> None:
     )
     assert run(["-c", probe], original=False) == "ddz.compat.douzero"
     assert run(["-c", probe], original=True) == "douzero.env.env"
+
+
+def compat_examples() -> list[tuple[str, str]]:
+    """docs/compat.md's shell examples that run a script of examples/: (command, output)."""
+    text = (EXAMPLES.parent / "docs" / "compat.md").read_text(encoding="utf-8")
+    found = []
+    for block in re.findall(r"```text\n(.*?)```", text, re.S):
+        for example in re.split(r"(?m)^(?=\$ )", block):
+            command, _, output = example.partition("\n")
+            if command.startswith("$ ") and "examples/" in command:
+                found.append((command[2:], output))
+    return found
+
+
+def test_the_rlcard_examples_of_the_docs_are_self_contained() -> None:
+    commands = [command for command, _ in compat_examples()]
+    assert any("rlcard_on_ddz.py" in command for command in commands)
+    for command in commands:  # every script named is in this repository
+        for word in shlex.split(command):
+            if word.endswith(".py"):
+                assert (EXAMPLES.parent / word).is_file(), word
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [pytest.param(command, output, id=command) for command, output in compat_examples()],
+)
+def test_the_rlcard_examples_of_the_docs_run_as_shown(command: str, expected: str) -> None:
+    pytest.importorskip("rlcard", reason="needs rlcard==1.2.0 (.ci/run installs it)")
+    from tests.test_docs_commands import matches
+
+    words = shlex.split(command)
+    original = words[0] == "DDZ_ORIGINAL=1"
+    if original:
+        words = words[1:]
+    assert words[0] == "python", command
+    env = dict(os.environ)
+    env.pop("DDZ_ORIGINAL", None)
+    if original:
+        env["DDZ_ORIGINAL"] = "1"
+    done = subprocess.run(
+        [sys.executable, *words[1:]],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=EXAMPLES.parent,
+    )
+    assert done.returncode == 0, done.stderr
+    assert matches(expected, done.stdout), f"{command}\nprinted:\n{done.stdout}"

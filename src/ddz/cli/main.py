@@ -34,6 +34,7 @@ import os
 import random
 import statistics
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
@@ -48,8 +49,9 @@ from ddz.cli.prompt import ask_move
 from ddz.doudizhu import batch
 from ddz.doudizhu.render import grouped as _grouped
 from ddz.doudizhu.render import text as _table
+from ddz.doudizhu.render import wrap_items
 from ddz.doudizhu.rules import PRESETS
-from ddz.play.agents import AGENTS, choose, make_agent
+from ddz.play.agents import AGENTS, GreedyAgent, choose, make_agent
 from ddz.play.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
 
 MAX_GAMES = 10**8
@@ -192,7 +194,10 @@ def _simulate(args: argparse.Namespace) -> int:
     names = _agent_names(args.agents)
     rules = PRESETS[args.rules]
     plan = seatings(names, rules.players)
-    # --games counts games; every deal is played once per seating, so round up to whole deals.
+    # --games counts games played to a result, whatever the engine; every deal is played once
+    # per seating, so round up to whole deals. A void deal is redealt (python) or, with a void
+    # game under any seating, replaced by the next deal (core): either way every deal counted
+    # is played to a result under every seating.
     deals = -(-args.games // len(plan))
     progress = _Progress(deals, sys.stderr, enabled=not args.quiet)
     start = time.perf_counter()
@@ -207,6 +212,7 @@ def _simulate(args: argparse.Namespace) -> int:
             rules=rules,
             threads=args.threads,
             progress=progress,
+            void="replace",
         )
     else:
         result = run_arena(names, deals=deals, seed=args.seed, rules=rules, progress=progress)
@@ -264,13 +270,11 @@ def play(
     write(f"ddz: you are seat {seat}, against {' and '.join(labels[o] for o in others)}.")
     again = replay_command(seed=seed, seat=seat, agents=agents, rules=rules)
     write(f"Seed {seed}: '{again}' deals this game again.")
-    write(
-        "Type a move in the notation (333+4, 34567, XD, pass) or a bid (bid 2, call, grab,\n"
-        "pass); 'hint' or '?' lists your legal moves, 'quit' leaves."
-    )
+    instructions = _instructions(rules)
+    write(instructions)
+    adviser = GreedyAgent()
     game = ddz.Game(rules, seed=seed)
-    write(f"Your hand: {_grouped(game.hands[seat])}")
-    write(f"Seat {game.first_player} bids first.")
+    _deal_lines(game, seat, write)
     landlord_known = False
     while True:
         if game.is_over:
@@ -278,14 +282,11 @@ def play(
                 break
             write("Nobody bid: the deal is void. Redealing.")
             game = game.redeal()
-            write(f"Your hand: {_grouped(game.hands[seat])}")
-            write(f"Seat {game.first_player} bids first.")
+            _deal_lines(game, seat, write)
             continue
         if game.landlord is not None and not landlord_known:
             landlord_known = True
-            who = "You are" if game.landlord == seat else f"Seat {game.landlord} is"
-            takes = "take" if game.landlord == seat else "takes"
-            write(f"{who} the landlord and {takes} the kitty: {_grouped(game.kitty)}.")
+            write(_landlord_line(game, seat))
             if seats == 2 and game.grabs:
                 write(f"Let cards: the farmer wins on holding {game.grabs} card(s) or fewer.")
         player = game.current_player
@@ -298,13 +299,30 @@ def play(
             continue
         _show(game, seat, write)
         who = label(seat)  # before the action, as above
-        record = ask_move(
-            game, prompt="your move> ", read=read, write=write, legal_words=("hint", "?")
-        )
+        while True:
+            record = ask_move(
+                game,
+                prompt="your move> ",
+                read=read,
+                write=write,
+                legal_words=("?",),
+                words=("hint", "help"),
+            )
+            if record == "help":
+                write(instructions)
+            elif record == "hint":
+                legal = [str(action) for action in game.legal_actions()]
+                write(wrap_items(f"legal ({len(legal)}):", legal))
+                suggestion = choose(adviser, game)  # from what your seat sees, as any agent
+                write(f"hint: the greedy agent would choose {suggestion}")
+            else:
+                break
         if record is None:
             return 0
-        assert not isinstance(record, str)  # no words of its own
+        assert not isinstance(record, str)
         write(f"{who}: {record.action}")
+    write("Every hand at the end:")
+    write(_table(game))
     _show_result(game, seat, labels, write)
     return 0
 
@@ -329,6 +347,41 @@ def replay_command(
     if list(agents) not in ([], ["greedy"]):
         words.append(f"--agents {','.join(agents)}")
     return " ".join(words)
+
+
+def _instructions(rules: ddz.Rules) -> str:
+    """What the person may type, under these rules (no bids where the landlord is drawn)."""
+    bids = {
+        ddz.Bidding.POINTS: " or a bid (bid 1, bid 2, bid 3, pass)",
+        ddz.Bidding.CALL_GRAB: " or a bid (call, grab, pass)",
+        ddz.Bidding.RANDOM: "",
+    }[rules.bidding]
+    text = textwrap.fill(
+        f"Type a move in the notation (333+4, 34567, XD, pass){bids}; 'hint' asks the greedy "
+        "agent for a move and lists your legal moves, '?' lists them, 'help' shows this, "
+        "'quit' leaves.".replace("bid ", "bid\N{NO-BREAK SPACE}"),  # a bid is one word
+        width=80,
+    )
+    return text.replace("\N{NO-BREAK SPACE}", " ")
+
+
+def _deal_lines(game: ddz.Game, seat: int, write: Callable[[str], None]) -> None:
+    """Your hand, and who bids first (where there is bidding)."""
+    write(f"Your hand: {_grouped(game.hands[seat])}")
+    if game.rules.bidding is not ddz.Bidding.RANDOM:
+        write(f"Seat {game.first_player} bids first.")
+
+
+def _landlord_line(game: ddz.Game, seat: int) -> str:
+    """Who is the landlord, how (drawn or bid) and the kitty it takes, if the rules have one."""
+    mine = game.landlord == seat
+    who = "You are" if mine else f"Seat {game.landlord} is"
+    drawn = " (drawn at random: no bidding)" if game.rules.bidding is ddz.Bidding.RANDOM else ""
+    if game.rules.kitty_size == 0:
+        leads = "lead" if mine else "leads"
+        return f"{who} the landlord{drawn} and {leads}; there is no kitty."
+    takes = "take" if mine else "takes"
+    return f"{who} the landlord{drawn} and {takes} the kitty: {_grouped(game.kitty)}."
 
 
 def _show_result(
@@ -451,8 +504,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--games",
         type=integer(1, MAX_GAMES, bounds="1..10**8"),
         default=600,
-        help="games to play, at most 10**8 (rounded up to whole deals: each deal is played "
-        "once per seating)",
+        help="games to play to a result, at most 10**8, whatever the engine (rounded up to "
+        "whole deals: each deal is played once per seating; a void deal is redealt, or on the "
+        "core engine replaced by the next deal)",
     )
     simulate.add_argument(
         "--agents",
@@ -464,8 +518,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--engine",
         choices=("auto", "core", "python"),
         default="auto",
-        help="core: every game in C (random and greedy agents); python: the Python arena, "
-        "which redeals void deals; auto: core when every agent is one the core plays",
+        help="core: every game in C (random and greedy agents; a deal with a void game is "
+        "replaced by the next deal); python: the Python arena, which redeals void deals; auto: "
+        "core when every agent is one the core plays",
     )
     simulate.add_argument(
         "--threads",

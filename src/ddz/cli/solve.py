@@ -543,11 +543,13 @@ def play_puzzle(
     them = _side_name(game, next(p for p in range(players) if p not in mine))
     write(f"puzzle   {position}")
     write(f"You play {you}; the solver plays {them}.")
-    write(
+    instructions = (
         "Every hand is open. Type a move in the notation (3, 55, 333+4, 34567, XD, pass);\n"
         "'?' lists your legal moves, 'hint' asks the solver for one, 'analyse' for the\n"
-        "value of each, 'undo' takes your last move back, 'quit' leaves."
+        "value of each, 'undo' takes your last move back, 'help' shows this, 'quit'\n"
+        "leaves."
     )
+    write(instructions)
     shown = False
     while not game.is_over:
         player = game.current_player
@@ -567,10 +569,13 @@ def play_puzzle(
             read=read,
             write=write,
             legal_words=("?", "moves"),
-            words=("hint", "analyse", "analyze", "undo"),
+            words=("hint", "analyse", "analyze", "undo", "help"),
         )
         if answer is None:
             return 0
+        if answer == "help":
+            write(instructions)
+            continue
         if answer == "hint":
             result = interruptible(
                 solver,

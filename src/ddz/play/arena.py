@@ -34,11 +34,14 @@ often.
 (24, [36, 36])
 >>> result == run_arena(["greedy", "random"], deals=4, seed=1)   # seeded: the same
 True
->>> print(result.table())
-classic rules, seed 1: 4 deals x 6 seatings = 24 games
+>>> print(result)                                              # the table (result.table())
+classic rules, seed 1: 4 deals x 6 seatings = 24 games; the games column counts seats, 3 a game
 agent    games      WP   ±95%     ADP   ±95%  landlord  WP as landlord  WP as farmer
 greedy      36   72.2%   10.9   +2.72   1.61        11          100.0%         60.0%
 random      36   25.0%   13.7   -2.72   1.61        13           15.4%         30.4%
+>>> result                  # the repr: one line (broken here for the page)
+<ArenaResult classic rules, seed=1, deals=4, games=24:
+ {'greedy': WP 72.2% ADP +2.72, 'random': WP 25.0% ADP -2.72}>
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ import dataclasses
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
 
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.rules import CLASSIC, PRESETS, Rules
@@ -147,7 +151,10 @@ class ArenaResult:
     """Void deals redealt (everyone passed in bidding)."""
     stats: tuple[AgentStats, ...]
     void_skipped: int = 0
-    """Void games left out (run_core_arena: a void game is not redealt)."""
+    """Void games left out (``run_core_arena(void="skip")``: a void game is not redealt)."""
+    void_replaced: int = 0
+    """Deals left out for a void game under some seating, each replaced by the next deal of
+    the run (``run_core_arena(void="replace")``)."""
 
     def __getitem__(self, name: str) -> AgentStats:
         """The stats of the agent named ``name``."""
@@ -156,19 +163,49 @@ class ArenaResult:
                 return stats
         raise KeyError(name)
 
+    def __str__(self) -> str:
+        """The table (:meth:`table`): ``print(result)`` shows it."""
+        return self.table()
+
+    def __repr__(self) -> str:
+        """One line: the set-up, the counts and each agent's WP and ADP."""
+        agents = ", ".join(
+            f"{stats.name!r}: WP {stats.wp:.1f}% ADP {stats.adp:+.2f}" for stats in self.stats
+        )
+        voids = f", redeals={self.redeals}" if self.redeals else ""
+        if self.void_skipped:
+            voids += f", void_skipped={self.void_skipped}"
+        if self.void_replaced:
+            voids += f", void_replaced={self.void_replaced}"
+        return (
+            f"<ArenaResult {self._rules_name()} rules, seed={self.seed}, deals={self.deals}, "
+            f"games={self.games}{voids}: {{{agents}}}>"
+        )
+
+    def _rules_name(self) -> str:
+        name = next((name for name, preset in PRESETS.items() if preset == self.rules), None)
+        return name or "custom"
+
     def table(self) -> str:
         """The results as a text table, one row per agent."""
-        rules = next((name for name, preset in PRESETS.items() if preset == self.rules), None)
         heading = (
-            f"{rules or 'custom'} rules, seed {self.seed}: {self.deals} deals x "
+            f"{self._rules_name()} rules, seed {self.seed}: {self.deals} deals x "
             f"{len(self.seatings)} seatings = {self.games} games"
         )
+        notes = []
         if self.redeals:
             plural = "s" if self.redeals > 1 else ""
-            heading += f" ({self.redeals} void deal{plural} redealt)"
+            notes.append(f"{self.redeals} void deal{plural} redealt")
         if self.void_skipped:
             plural = "s" if self.void_skipped > 1 else ""
-            heading += f" ({self.void_skipped} void game{plural} left out)"
+            notes.append(f"{self.void_skipped} void game{plural} left out")
+        if self.void_replaced:
+            plural = "s" if self.void_replaced > 1 else ""
+            notes.append(
+                f"{self.void_replaced} deal{plural} with a void game left out and replaced"
+            )
+        heading += "".join(f" ({note})" for note in notes)
+        heading += f"; the games column counts seats, {self.rules.players} a game"
         width = max(5, *(len(stats.name) for stats in self.stats))
         header = (
             f"{'agent':<{width}}  {'games':>6}  {'WP':>6}  {'±95%':>5}  {'ADP':>6}  {'±95%':>5}"
@@ -350,15 +387,26 @@ def run_core_arena(
     rules: Rules = CLASSIC,
     threads: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    void: Literal["skip", "replace"] = "skip",
 ) -> ArenaResult:
     """The arena for the agents the core plays (``CORE_AGENTS``), every game in C through
     ``ddz.simulate``: deal ``i`` is game ``i`` of the run seeded ``seed`` under every seating.
 
-    Two differences from :func:`run_arena`: a void game (everyone passed in bidding) is left
-    out of the statistics rather than redealt (``void_skipped`` counts them), and the random
-    agent's choices come from the core's generator, so the numbers differ from a Python
-    arena with the same seed. Per-deal means for the confidence intervals are taken over each
-    deal's games that were played out. Deterministic whatever ``threads`` is.
+    Two differences from :func:`run_arena`: a void game (everyone passed in bidding) is not
+    redealt, and the random agent's choices come from the core's generator, so the numbers
+    differ from a Python arena with the same seed. ``void`` says what becomes of void games:
+
+    - ``"skip"``: they are left out of the statistics (``void_skipped`` counts them), so
+      ``games`` is ``deals`` x seatings less the void games, and the agents' game counts may
+      differ. Per-deal means for the confidence intervals are taken over each deal's games
+      that were played out.
+    - ``"replace"``: a deal with a void game under any seating is left out whole and the
+      next deal of the run takes its place (``void_replaced`` counts them), so ``deals``
+      deals are each played to a result under every seating: ``games`` is ``deals`` x
+      seatings, as in :func:`run_arena`, and every agent plays every seat equally often.
+      (``python -m ddz simulate`` plays so.)
+
+    Deterministic whatever ``threads`` is.
     """
     import numpy as np
 
@@ -366,6 +414,8 @@ def run_core_arena(
 
     if deals < 0:
         raise ValueError(f"deals must be 0 or more, not {deals}")
+    if void not in ("skip", "replace"):
+        raise ValueError(f"void must be 'skip' or 'replace', not {void!r}")
     names = list(dict.fromkeys(agents))
     for name in names:
         if name not in CORE_AGENTS:
@@ -377,33 +427,45 @@ def run_core_arena(
     points_n = np.zeros(shape, dtype=np.int64)
     landlord_games = np.zeros(len(names), dtype=np.int64)
     landlord_wins = np.zeros(len(names), dtype=np.int64)
-    void = 0
-    chunk = max(1, min(deals, 20_000))
-    for start in range(0, deals, chunk):
-        stop = min(deals, start + chunk)
-        for seating in plan:
-            result = simulate(
-                stop - start,
-                rules=rules,
-                agents=seating,
-                seed=seed,
-                threads=threads,
-                first_game=start,
+    skipped = replaced = void_run = 0
+    done = 0  # deals counted so far: columns 0 .. done - 1
+    start = 0  # the next game index of the run to play
+    while done < deals:
+        size = min(20_000, deals - done)
+        results = [
+            simulate(
+                size, rules=rules, agents=seating, seed=seed, threads=threads, first_game=start
             )
-            played = result.landlords >= 0
-            void += int((~played).sum())
-            landlord_won = result.winners == result.landlords
+            for seating in plan
+        ]
+        start += size
+        played_all = np.logical_and.reduce([result.landlords >= 0 for result in results])
+        if void == "replace":
+            keep = np.flatnonzero(played_all)
+            replaced += size - len(keep)
+            void_run = 0 if len(keep) else void_run + size
+            if void_run >= MAX_REDEALS:
+                raise RuntimeError(f"{void_run} void deals in a row: do the agents ever bid?")
+        else:
+            keep = np.arange(size)
+        columns = slice(done, done + len(keep))
+        for seating, result in zip(plan, results, strict=True):
+            played = result.landlords[keep] >= 0
+            skipped += int((~played).sum())
+            landlords = result.landlords[keep]
+            landlord_won = result.winners[keep] == landlords
             for seat, name in enumerate(seating):
                 row = names.index(name)
-                is_landlord = result.landlords == seat
+                is_landlord = landlords == seat
                 won = played & (is_landlord == landlord_won)
-                games_n[row, start:stop] += played
-                wins_n[row, start:stop] += won
-                points_n[row, start:stop] += result.payoffs[:, seat]
+                games_n[row, columns] += played
+                wins_n[row, columns] += won
+                points_n[row, columns] += result.payoffs[keep, seat]
                 landlord_games[row] += int((played & is_landlord).sum())
                 landlord_wins[row] += int((played & is_landlord & won).sum())
+        done += len(keep)
         if progress is not None:
-            progress(stop, deals)
+            progress(done, deals)
     stats = []
     for row, name in enumerate(names):
         games = int(games_n[row].sum())
@@ -431,8 +493,9 @@ def run_core_arena(
         seed=seed,
         deals=deals,
         seatings=tuple(plan),
-        games=deals * len(plan) - void,
+        games=deals * len(plan) - skipped,
         redeals=0,
         stats=tuple(stats),
-        void_skipped=void,
+        void_skipped=skipped,
+        void_replaced=replaced,
     )
