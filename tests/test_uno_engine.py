@@ -241,3 +241,24 @@ def test_json_record_is_readable() -> None:
     assert uno.Game.from_json(game.to_json()).state_bytes() == game.state_bytes()
     with pytest.raises(ValueError, match="not a ddz UNO game record"):
         uno.Game.from_json("{}")
+
+
+def test_from_code_is_exact_over_the_whole_code_space() -> None:
+    """Every integer below 2**16 (the codes are 15 bits) decodes to the action with exactly
+    that code, or is refused with ValueError: no IndexError, no junk bits read away."""
+    from ddz.uno import Action
+    from ddz.uno import actions as actions_module
+
+    accepted = 0
+    for code in range(1 << 16):
+        try:
+            action = Action.from_code(code)
+        except ValueError as error:
+            assert "is no action code" in str(error)
+            continue
+        assert action.code == code
+        accepted += 1
+    assert accepted == len(actions_module.BY_CODE)
+    for code in (-1, 60 << 7, (1 << 15) | 1, 1 << 40):
+        with pytest.raises(ValueError, match="is no action code"):
+            Action.from_code(code)

@@ -164,12 +164,14 @@ class Action:
 
     @classmethod
     def from_code(cls, code: int) -> Action:
-        """The action of a core action code (ValueError for a number that is none)."""
+        """The action of a core action code: ValueError for every integer that is not
+        exactly some action's code (an unknown kind, a card or seat out of range, or bits set
+        in a field the kind does not use)."""
         code = check_integer(code, "an action code")
-        cached = BY_CODE.get(code)
-        if cached is not None:
-            return cached
-        return _decode(code)
+        action = BY_CODE.get(code)
+        if action is None:
+            raise ValueError(f"{shorten(code)} is no action code")
+        return action
 
     # --- reading -------------------------------------------------------------------------
 
@@ -292,23 +294,6 @@ def _check_players(players: object) -> int:
     if not 2 <= number <= _MAX_PLAYERS:
         raise ValueError(f"UNO is for 2..{_MAX_PLAYERS} players, not {number}")
     return number
-
-
-_TYPE_NAMES: dict[int, ActionKind] = {code: kind for kind, code in _KIND_CODES.items()}  # type: ignore[misc]
-
-
-def _decode(code: int) -> Action:
-    kind = _TYPE_NAMES.get(code & 7)
-    if kind is None or not 0 <= code < 1 << 15:
-        raise ValueError(f"{code} is no action code")
-    player, field, colour = (code >> 3) & 15, (code >> 7) & 63, (code >> 13) & 3
-    if kind == "play":
-        return Action(player, kind, CARDS[field], COLOURS[colour])
-    if kind == "catch":
-        return Action(player, kind, target=field)
-    if kind == "colour":
-        return Action(player, kind, colour=COLOURS[colour])
-    return Action(player, kind)
 
 
 def _all_actions() -> dict[int, Action]:
