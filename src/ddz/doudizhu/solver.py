@@ -81,11 +81,18 @@ class MoveValue:
     score: int | None = None
 
 
+def table_memory_message(memory_mb: int, option: str = "memory_mb") -> str:
+    """What the solver and ``python -m ddz solve`` say when the system refuses the table's
+    memory (``option``: how the caller names the setting)."""
+    return f"not enough memory for a {memory_mb} MB table; ask for less with {option}"
+
+
 class Solver:
     """A solver for one rule set; its transposition table persists between solves, so
     solving positions of one game one after another is cheap.
 
-    ``memory_mb`` bounds the table (default 256 MB, allocated lazily by the system);
+    ``memory_mb`` bounds the table (default 256 MB, allocated lazily by the system; a
+    ``MemoryError`` naming the size when the system refuses it);
     ``threads`` > 1 searches the root on that many threads sharing the table (lazy SMP).
     Calls from several threads on one solver are serialised (its searchers and their move
     stacks are its own scratch); give each thread its own solver to search in parallel.
@@ -97,7 +104,10 @@ class Solver:
         memory_mb = check_integer(memory_mb, "memory_mb", 1, 1 << 16)
         threads = check_integer(threads, "threads", 1, 64)
         self.rules = rules
-        self._core = _core.SolverCore(rules, memory_mb, threads)
+        try:
+            self._core = _core.SolverCore(rules, memory_mb, threads)
+        except MemoryError:
+            raise MemoryError(table_memory_message(memory_mb)) from None
         self._lock = threading.RLock()
         self._stopping = False  # stop() was called during the running solve or analyse
 
