@@ -28,7 +28,7 @@ import numpy.typing as npt
 from ddz._core import playouts as _playouts
 from ddz._core import solver as _solver_core
 from ddz._core import vector as _vector
-from ddz.base.errors import check_integer
+from ddz.base.errors import check_integer, check_number
 from ddz.doudizhu.actions import Action
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import Observation
@@ -49,11 +49,8 @@ def _greedy(game: Game, legal: list[Action]) -> Action:
 
 
 def _limit(value: float | None, name: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise ValueError(f"{name} must be a positive number of seconds or None, not {value!r}")
-    return float(value)
+    """A number of seconds above 0, or None (TypeError for text, bools, ...)."""
+    return None if value is None else check_number(value, name, positive=True)
 
 
 class SolverAgent:
@@ -186,7 +183,7 @@ class PIMCAgent:
         self.exact_cards = check_integer(exact_cards, "exact_cards", 0, 64)
         self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
         self.solve_nodes = check_integer(solve_nodes, "solve_nodes", 0, 1 << 40)
-        self.win_weight = float(win_weight)
+        self.win_weight = check_number(win_weight, "win_weight")
         self.epsilon = check_integer(epsilon, "epsilon", 0, 1000)
         self.time_limit = _limit(time_limit, "time_limit")
         self._rng = random.Random(seed)
@@ -245,7 +242,9 @@ class PIMCAgent:
         payoffs = self._play(rules, state, worlds, self.worlds, codes[candidates], me, seed)
         if observation.phase == "play" and sum(observation.card_counts) <= self.exact_cards:
             chosen = [legal[j] for j in candidates]
-            self._solve_worlds(template, worlds.hands, chosen, payoffs, me, start)
+            # the playouts' work limit may have stopped them before the last world
+            hands = worlds.hands[: len(payoffs)]
+            self._solve_worlds(template, hands, chosen, payoffs, me, start)
         value = self._value(payoffs)
         best = value.max()
         ties = [candidates[k] for k in range(len(candidates)) if value[k] == best]
