@@ -262,3 +262,15 @@ def test_from_code_is_exact_over_the_whole_code_space() -> None:
     for code in (-1, 60 << 7, (1 << 15) | 1, 1 << 40):
         with pytest.raises(ValueError, match="is no action code"):
             Action.from_code(code)
+
+
+def test_legal_actions_in_reads_text() -> None:
+    game = uno.Game(seed=1)
+    legal = game.legal_actions()
+    assert legal == list(legal) and all(action in legal for action in legal)
+    for action in legal:
+        assert str(action) in legal  # "2: play GS"
+        assert str(action).partition(": ")[2] in legal  # "play GS", any player listed
+    assert "9: draw" not in legal and "nonsense" not in legal and 3 not in legal
+    mine = game.legal_actions(game.current_player)
+    assert isinstance(mine, type(legal)) and all(str(a) in mine for a in mine)

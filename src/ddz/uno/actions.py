@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from ddz._core import uno as _core
 from ddz.base.errors import check_integer, check_text, shorten
+from ddz.base.protocol import ActionList
 from ddz.uno.cards import CARDS, COLOURS, Card, colour_index
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "Action",
     "ActionKind",
     "ActionSpace",
+    "LegalActions",
     "action_at",
     "index_of",
     "refusal",
@@ -449,3 +451,23 @@ def resolution_order(
     jumps = sorted((a for a in intents if a.kind == "play" and a.player != current), key=distance)
     turn = [a for a in intents if a.player == current and a.kind not in ("uno", "catch")]
     return [*calls, *catches], jumps, turn
+
+
+class LegalActions(ActionList[Action]):
+    """``ddz.uno.Game.legal_actions()``: a list of the legal actions whose ``in`` also reads
+    text (``"play R7" in game.legal_actions()``, ``"1: uno"``): text without an ``N:``
+    prefix names the action of any player listed. Otherwise a ``list``: it equals the list
+    of the same actions."""
+
+    __slots__ = ()
+
+    def _named(self, action: object) -> Iterable[object]:
+        if not isinstance(action, str):
+            return []
+        named = []
+        for player in sorted({listed.player for listed in self}):
+            try:
+                named.append(Action.parse(action, default_player=player))
+            except ValueError:
+                return named  # the text does not read; the prefix or its words are wrong
+        return named
