@@ -335,3 +335,41 @@ def test_solver_agent_numbers_are_checked_at_construction(
 ) -> None:
     with pytest.raises(error):
         SolverAgent(**kwargs)  # type: ignore[arg-type]
+
+
+def test_a_long_pimc_decision_stops_on_ctrl_c() -> None:
+    """PIMCAgent(worlds=65536, playouts=2**24, work=0): millions of playouts in one C call
+    (tens of seconds). SIGINT sent to the process while they run raises KeyboardInterrupt
+    within half a second, and the C loop has stopped (its helper thread is gone)."""
+    import os
+    import signal
+    import threading
+    import time
+
+    game = Game(seed=3)
+    while game.phase == "bidding":
+        game.step(choose(GreedyAgent(), game))
+    seen = game.observation(game.current_player or 0)
+    agent = PIMCAgent(seed=1, rules=game.rules, worlds=1 << 16, playouts=1 << 24, work=0)
+    sent: list[float] = []
+
+    def interrupt() -> None:
+        # once the playouts run (their helper thread is up; at most 5 s), then 0.3 s more
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline:
+            if any(t.name == "ddz-core-call" for t in threading.enumerate()):
+                break
+            time.sleep(0.01)
+        time.sleep(0.3)
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Thread(target=interrupt, daemon=True)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        agent.act(seen)
+        time.sleep(10)  # not reached before the signal unless the decision was quick
+    caught = time.monotonic()
+    timer.join()
+    assert sent and caught - sent[0] < 0.5, caught - sent[0]
+    assert not any(t.name == "ddz-core-call" for t in threading.enumerate())

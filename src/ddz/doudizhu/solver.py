@@ -23,13 +23,13 @@ import dataclasses
 import numbers
 import threading
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
 
 import numpy as np
 
 from ddz._core import solver as _core
 from ddz.base.errors import check_integer, shorten
+from ddz.base.fanout import run_interruptible
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.moves import Move
 from ddz.doudizhu.rules import Rules
@@ -284,7 +284,7 @@ class Solver:
         if core.threads == 1:
             # The search runs in C without the GIL, where Ctrl-C cannot reach it. A short one
             # (a slice of nodes: most solves) runs right here; a longer one goes on to a helper
-            # thread while this one waits where signals reach it (_interruptible).
+            # thread while this one waits where signals reach it (fanout.run_interruptible).
             start = time.monotonic()
             first = node_limit if 0 < node_limit <= _SLICE_NODES else _SLICE_NODES
             value, code, nodes, _ = run(0, time_limit, first)
@@ -300,7 +300,7 @@ class Solver:
                 more_nodes = node_limit - nodes
                 if more_nodes <= 0:
                     return None, None, nodes
-            value, code, more, _ = _interruptible(core, lambda: run(0, seconds, more_nodes))
+            value, code, more, _ = run_interruptible(core, lambda: run(0, seconds, more_nodes))
             return value, code, nodes + more
         results: list[tuple[int | None, int | None, int, bool]] = [(None, None, 0, False)]
         results *= core.threads
@@ -313,7 +313,7 @@ class Solver:
         for thread in helpers:
             thread.start()
         try:
-            results[0] = _interruptible(core, lambda: run(0, time_limit, node_limit))
+            results[0] = run_interruptible(core, lambda: run(0, time_limit, node_limit))
         finally:
             core.request_stop()
             for thread in helpers:
@@ -341,45 +341,6 @@ class Solver:
 _SLICE_NODES = 1 << 18
 """Nodes a search runs on the calling thread (a few tens of milliseconds) before it moves to
 a helper thread that Ctrl-C can stop: nearly every solve fits, and pays for no thread."""
-
-_T = TypeVar("_T")
-
-
-def _interruptible(core: Any, work: Callable[[], _T]) -> _T:
-    """``work()`` (a search without the GIL) on a helper thread, this thread waiting where
-    signals reach it: Ctrl-C raises KeyboardInterrupt here, which first stops the search
-    (the core's stop flag, set until the helper is done) and waits for it, so the solver is
-    whole and free again when the exception arrives."""
-    box: list[tuple[bool, Any]] = []
-    began, done = threading.Event(), threading.Event()
-
-    def target() -> None:
-        began.set()
-        try:
-            box.append((True, work()))
-        except BaseException as error:  # handed to the caller below
-            box.append((False, error))
-        finally:
-            done.set()
-
-    thread = threading.Thread(target=target, name="ddz-solve", daemon=True)
-    try:
-        thread.start()
-        while not done.wait(0.2):
-            pass
-    except BaseException:
-        # The signal may come before the helper runs, or while start() waits for it: once
-        # it has begun it ends soon after the stop flag, so wait for that, asking again
-        # each turn (a search starting clears the flag).
-        if began.wait(5.0):
-            while not done.wait(0.05):
-                core.request_stop()
-        raise
-    thread.join()
-    ok, result = box[0]
-    if not ok:
-        raise result
-    return result  # type: ignore[no-any-return]
 
 
 def _side(game: Game, seat: int | None) -> int:

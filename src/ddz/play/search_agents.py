@@ -29,6 +29,7 @@ from ddz._core import playouts as _playouts
 from ddz._core import solver as _solver_core
 from ddz._core import vector as _vector
 from ddz.base.errors import check_integer, check_number
+from ddz.base.fanout import run_interruptible
 from ddz.doudizhu.actions import Action
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import Observation
@@ -46,6 +47,12 @@ def _greedy(game: Game, legal: list[Action]) -> Action:
         if action.code == code:
             return action
     return legal[0]  # not reached: the C greedy chooses a legal action
+
+
+_DIRECT_PLAYOUTS = 4096
+"""Playouts a call may hold (tens of milliseconds) and still run on the calling thread."""
+_DIRECT_WORK = 1 << 22
+"""A work limit up to which a call runs on the calling thread (about 0.1 s of moves scored)."""
 
 
 def _limit(value: float | None, name: str) -> float | None:
@@ -263,18 +270,30 @@ class PIMCAgent:
         """Seat ``me``'s payoff in each of the first ``count`` worlds after each action (in
         fewer worlds when the playouts' work reached ``work``)."""
         payoffs = np.empty((count, len(codes)), dtype=np.int64)
-        played, _ = _playouts.greedy_playouts(
-            rules,
-            state,
-            worlds.hands[:count],
-            worlds.kitty[:count],
-            codes,
-            me,
-            payoffs,
-            seed,
-            self.epsilon,
-            self.work,
-        )
+        hands, kitty = worlds.hands[:count], worlds.kitty[:count]
+
+        def run(stop: _playouts.Stop | None) -> tuple[int, int]:
+            return _playouts.greedy_playouts(
+                rules,
+                state,
+                hands,
+                kitty,
+                codes,
+                me,
+                payoffs,
+                seed,
+                self.epsilon,
+                self.work,
+                stop,
+            )
+
+        if count * len(codes) <= _DIRECT_PLAYOUTS or 0 < self.work <= _DIRECT_WORK:
+            played, _ = run(None)  # short: no thread to pay for
+        else:
+            # long: in C without the GIL on a helper thread, this one waiting where Ctrl-C
+            # reaches it (the solver's mechanism), the playouts stopped by their flag
+            stop = _playouts.Stop()
+            played, _ = run_interruptible(stop, lambda: run(stop))
         return payoffs[:played]
 
     def _value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
