@@ -86,7 +86,7 @@ class Cards:
     @classmethod
     def parse(cls, text: str) -> Cards:
         """Read cards in the notation (``10``, lower case, ``B``/``R`` jokers, the jokers'
-        names ``BJ``/``RJ``, ``SJ``/``LJ``, ``small joker``, ``小王``... as tokens of their own,
+        names ``BJ``/``RJ``, ``LJ``, ``small joker``, ``小王``... as tokens of their own,
         separators and suit-qualified cards such as ``10h`` or ``3♠`` are accepted;
         docs/notation.md). Text
         longer than ``ddz.errors.MAX_TEXT`` characters is refused before it is read."""
@@ -256,8 +256,8 @@ def _read_cards(text: str) -> Iterator[tuple[int, int]]:
         start = next(s for (s, _), w in zip(spans, words, strict=True) if w in _BLACK_JOKER_WORDS)
         raise ValueError(
             f"{text[start : start + 2]!r} at position {start} in {shorten(text)} could be "
-            "RLCard's black (small) joker or, beside SJ/LJ, the big joker: write RJ or LJ "
-            "for the big joker, BJ or SJ for the small one, not both namings"
+            "RLCard's black (small) joker or, beside LJ, the big joker: write RJ or LJ "
+            "for the big joker, BJ or X for the small one, not both namings"
         )
     index = 0
     while index < len(spans):
@@ -268,10 +268,16 @@ def _read_cards(text: str) -> Iterator[tuple[int, int]]:
         elif word in _JOKER_SIZES and index + 1 < len(spans) and words[index + 1] == "joker":
             yield _JOKER_SIZES[word], start
             index += 1
+        elif word == "sj":
+            raise ValueError(
+                f"{text[start:end]!r} at position {start} in {shorten(text)} could be the small "
+                "joker or Skip and J: write X (or BJ, small joker) for the small joker, "
+                "'S J' for Skip and J"
+            )
         elif word in ("joker", "jokers"):
             raise ValueError(
                 f"{text[start:end]!r} at position {start} in {shorten(text)} does not say "
-                "which joker: write X (or BJ, SJ, small joker) for the small one, "
+                "which joker: write X (or BJ, small joker) for the small one, "
                 "D (or RJ, LJ, big joker) for the big one"
             )
         else:
@@ -345,12 +351,11 @@ _RANK_TOKENS = {symbol: index for index, symbol in enumerate(RANKS[:13])}
 _RANK_TOKENS["10"] = 7
 
 # Joker spellings read as one card when they are a whole token (docs/notation.md): RLCard's
-# BJ/RJ (black and red), SJ/LJ (small and large), the words, and the Chinese names. Glued
+# BJ/RJ (black and red), LJ (large), the words, and the Chinese names. Glued
 # to other cards ("33BJ") the two letters could be two cards, so they are refused there.
 _JOKER_WORDS = {
     "bj": 13,
     "rj": 14,
-    "sj": 13,
     "lj": 14,
     "smalljoker": 13,
     "littlejoker": 13,
@@ -367,4 +372,4 @@ _JOKER_SIZES = {"small": 13, "little": 13, "black": 13, "big": 14, "large": 14, 
 # "BJ" is RLCard's black joker (the small one); beside the small/large naming it would read
 # as "big joker", so the two namings together are refused.
 _BLACK_JOKER_WORDS = frozenset({"bj"})
-_SIZE_JOKER_WORDS = frozenset({"sj", "lj"})
+_SIZE_JOKER_WORDS = frozenset({"lj"})
