@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from ddz import IllegalMoveError, uno
+from ddz import IllegalMoveError, RecordError, uno
 from ddz.uno import CARDS, DECK, LOMBARDY, STANDARD, Rules
 from tests.uno_reference import Reference, SplitMix
 
@@ -274,3 +274,31 @@ def test_legal_actions_in_reads_text() -> None:
     assert "9: draw" not in legal and "nonsense" not in legal and 3 not in legal
     mine = game.legal_actions(game.current_player)
     assert isinstance(mine, type(legal)) and all(str(a) in mine for a in mine)
+
+
+def test_a_record_says_how_it_was_dealt() -> None:
+    fixed = uno.Game(2, seed=4, deal=uno.Deal(["R1 R2", "B1 B2"], "R5 G1"))
+    fixed.step("play R1")
+    shuffled = uno.Game(3, seed=4)
+    shuffled.step(shuffled.legal_actions()[0])
+    for game, dealt in ((fixed, "fixed"), (shuffled, "shuffled")):
+        data = json.loads(game.to_json())
+        assert data["dealt"] == dealt
+        assert uno.Game.from_json(game.to_json()).state_bytes() == game.state_bytes()
+    # the deal removed: an error naming the field, never the seed's deal replayed instead
+    data = json.loads(fixed.to_json())
+    for lost in ({"deal": None}, {}):
+        tampered = {k: v for k, v in data.items() if k != "deal"} | lost
+        with pytest.raises(RecordError, match=r"field 'deal': .*holds no deal"):
+            uno.Game.from_json(json.dumps(tampered))
+    # a deal added to a shuffled round, or a word that is no way of dealing
+    data = json.loads(shuffled.to_json())
+    with pytest.raises(RecordError, match=r"field 'deal': .*holds a deal"):
+        uno.Game.from_json(json.dumps(data | {"deal": json.loads(fixed.to_json())["deal"]}))
+    with pytest.raises(RecordError, match=r"field 'dealt': 'shuffled' or 'fixed'"):
+        uno.Game.from_json(json.dumps(data | {"dealt": "dealt"}))
+    # a record written before "dealt": read by its deal alone, as it always was
+    old = {k: v for k, v in data.items() if k not in ("dealt", "deal")}
+    assert uno.Game.from_json(json.dumps(old)).state_bytes() == shuffled.state_bytes()
+    old_fixed = {k: v for k, v in json.loads(fixed.to_json()).items() if k != "dealt"}
+    assert uno.Game.from_json(json.dumps(old_fixed)).state_bytes() == fixed.state_bytes()
