@@ -302,3 +302,47 @@ def test_a_record_says_how_it_was_dealt() -> None:
     assert uno.Game.from_json(json.dumps(old)).state_bytes() == shuffled.state_bytes()
     old_fixed = {k: v for k, v in json.loads(fixed.to_json()).items() if k != "dealt"}
     assert uno.Game.from_json(json.dumps(old_fixed)).state_bytes() == fixed.state_bytes()
+
+
+def _observation_data() -> dict[str, object]:
+    game = uno.Game(players=3, seed=14)
+    game.step(game.legal_actions()[0])
+    data: dict[str, object] = json.loads(game.observation(1).to_json())
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"hand_sizes": [1] * 11}, "hand_sizes", "2..10 of them, not 11"),
+        ({"hand_sizes": [7]}, "hand_sizes", "2..10 of them, not 1"),
+        ({"hand_sizes": [7, 7, 10**6]}, "hand_sizes", "counts 0..108"),
+        ({"pending": 10**6}, "pending", "a number of cards 0..108"),
+        ({"pending": -1}, "pending", "a number of cards 0..108"),
+        ({"draw_pile_size": 10**6}, "draw_pile_size", "a number of cards 0..108"),
+        ({"direction": 0}, "direction", "1 or -1, not 0"),
+        ({"hand": "R7 R7 R7 R7 R7 R1 R2"}, "hand", "5 R7 seen .*the deck holds 2"),
+        ({"hand": "R7"}, "hand", "1 cards, but hand_sizes gives player 1 7"),
+        ({"draw_pile_size": 3}, "draw_pile_size", "hold .* cards, the deck 108"),
+        ({"top": "W"}, "top", "the top card is the discard pile's last"),
+        ({"drawn": "W+4"}, "drawn", "not in the hand"),
+        ({"pending": 2}, "pending_card", "a pending draw"),
+    ],
+)
+def test_observation_from_json_checks_every_field(
+    change: dict[str, object], field: str, message: str
+) -> None:
+    data = _observation_data()
+    uno.Observation.from_json(json.dumps(data))  # as written: read
+    with pytest.raises(RecordError, match=f"field '{field}': .*{message}"):
+        uno.Observation.from_json(json.dumps(data | change))
+
+
+def test_observation_discard_pile_counts_with_the_hand() -> None:
+    data = _observation_data()
+    card = next(c for c in str(data["hand"]).split() if not c.startswith("W"))
+    # the discard pile given two more of a card the hand holds: more than the deck's two
+    pile = f"{card} {card} {data['discard_pile']}"
+    changed = data | {"discard_pile": pile, "draw_pile_size": int(data["draw_pile_size"]) - 2}  # type: ignore[call-overload]
+    with pytest.raises(RecordError, match=r"field 'discard_pile': .*seen"):
+        uno.Observation.from_json(json.dumps(changed))
