@@ -94,7 +94,8 @@ class SolverAgent:
         max_cards: int | None = None,
         memory_mb: int = 32,
     ) -> None:
-        del seed  # deterministic: nothing to seed
+        if seed is not None:  # deterministic: nothing to seed, but a seed is an integer
+            check_integer(seed, "seed")
         self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
         self.time_limit = _limit(time_limit, "time_limit")
         self.max_cards = None if max_cards is None else check_integer(max_cards, "max_cards", 0)
@@ -193,7 +194,7 @@ class PIMCAgent:
         self.win_weight = check_number(win_weight, "win_weight")
         self.epsilon = check_integer(epsilon, "epsilon", 0, 1000)
         self.time_limit = _limit(time_limit, "time_limit")
-        self._rng = random.Random(seed)
+        self._rng = random.Random(None if seed is None else check_integer(seed, "seed"))
         self._solver: Solver | None = None
 
     def __repr__(self) -> str:
