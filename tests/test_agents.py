@@ -257,3 +257,25 @@ def test_an_agent_given_a_game_reads_its_seat_to_act() -> None:
     for agent in (GreedyAgent(), RandomAgent(seed=1)):
         with pytest.raises(TypeError, match=r"game.observation\(seat\)"):
             agent.act("33")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [True, "2", 2.5, float("nan"), b"1"])
+def test_agent_seeds_are_integers(bad: object) -> None:
+    from ddz import uno
+    from ddz.search_agents import PIMCAgent, SolverAgent
+
+    for make in (RandomAgent, GreedyAgent, PIMCAgent, SolverAgent, uno.RandomAgent):
+        with pytest.raises(TypeError, match="seed must be an integer"):
+            make(bad)  # type: ignore[arg-type]
+
+
+def test_agent_seeds_take_numpy_integers_and_none() -> None:
+    import numpy as np
+
+    from ddz import uno
+
+    seen = Game(seed=7).observation(2)
+    assert str(RandomAgent(np.int64(3)).act(seen)) == str(RandomAgent(3).act(seen))
+    for make in (RandomAgent, GreedyAgent, uno.RandomAgent):
+        make(None)
+        make(2**70)  # any integer seeds Python's generator

@@ -114,3 +114,42 @@ def test_random_integers_never_crash_the_core(rng: random.Random) -> None:
 def test_to_moves() -> None:
     codes = batch.move_codes("33", last="2")
     assert [str(m) for m in batch.to_moves(codes)] == ["pass"]
+
+
+@pytest.mark.parametrize("bad", [True, "2", 2.5, float("nan"), float("inf"), None])
+def test_batch_entry_points_refuse_what_is_no_integer(bad: object) -> None:
+    from ddz.batch import legal_moves_batch, move_codes, to_moves
+
+    with pytest.raises(TypeError):
+        to_moves([bad])  # type: ignore[list-item]
+    if not isinstance(bad, str):  # text is a hand in the notation
+        with pytest.raises(TypeError):
+            move_codes(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        legal_moves_batch([bad])
+    with pytest.raises(TypeError):
+        legal_moves_batch(np.array([1], dtype=np.uint64), [bad])
+
+
+def test_batch_entry_points_refuse_negative_numbers() -> None:
+    from ddz.batch import legal_moves_batch, move_codes, to_moves
+
+    for call in (
+        lambda: to_moves([-1]),
+        lambda: move_codes(-1),
+        lambda: move_codes("33", -1),
+        lambda: legal_moves_batch([-1]),
+        lambda: legal_moves_batch(np.array([-1], dtype=np.int64)),
+    ):
+        with pytest.raises(ValueError):
+            call()
+
+
+def test_legal_moves_batch_takes_ints_and_numpy_integers_mixed() -> None:
+    from ddz.batch import legal_moves_batch
+
+    mixed = [ddz.Cards("33").mask, np.uint64(ddz.Cards("4").mask)]
+    codes, offsets = legal_moves_batch(mixed)
+    assert offsets.tolist() == [0, 2, 3]
+    again, _ = legal_moves_batch(np.array(mixed, dtype=np.uint64))
+    assert codes.tolist() == again.tolist()

@@ -138,3 +138,113 @@ def test_membership_count_and_hash() -> None:
 def test_parse_rejects_non_strings() -> None:
     with pytest.raises(TypeError):
         Cards.parse(33)  # type: ignore[arg-type]
+
+
+# Every spelling the parser accepts for each card (docs/notation.md), by card index.
+_SPELLINGS: tuple[tuple[str, ...], ...] = (
+    *(
+        (symbol, symbol.lower(), f"{symbol}h", f"{symbol}♠")
+        for symbol in ("3", "4", "5", "6", "7", "8", "9")
+    ),
+    ("T", "t", "10", "10d", "10♦"),
+    *((symbol, symbol.lower(), f"{symbol}c", f"{symbol}♥") for symbol in "JQKA2"),
+    ("X", "x", "B", "b", "BJ", "bj", "small joker", "black joker", "小王"),
+    ("D", "d", "R", "r", "RJ", "rj", "LJ", "big joker", "red joker", "bigjoker", "大王"),
+    ("S", "s"),
+    ("V", "v"),
+)
+_WORDS = ("bj", "rj", "lj", "smalljoker", "blackjoker", "bigjoker", "redjoker")
+
+
+@st.composite
+def spelled_hands(draw: st.DrawFn, glued: bool) -> tuple[Cards, list[str]]:
+    counts = draw(count_vectors)
+    tokens = []
+    for index, count in enumerate(counts):
+        spellings = _SPELLINGS[index]
+        if glued:  # a phrase holds a space; a lone lower-case d or s after a rank is a suit
+            spellings = tuple(s for s in spellings if " " not in s and s not in ("d", "s"))
+        tokens += [draw(st.sampled_from(spellings)) for _ in range(count)]
+    return Cards.from_counts(counts), draw(st.permutations(tokens))
+
+
+@given(spelled_hands(glued=False), st.data())
+def test_separated_spellings_read_as_their_tokens_say(
+    spelled: tuple[Cards, list[str]], data: st.DataObject
+) -> None:
+    cards, tokens = spelled
+    text = ""
+    for token in tokens:
+        text += token + data.draw(st.sampled_from([" ", ", ", ";", "|", "/", "\t", "  "]))
+    lowered = {token.lower() for token in tokens}
+    if "bj" in lowered and "lj" in lowered:  # BJ beside LJ could be the big joker
+        with pytest.raises(ValueError, match=r"(?i)'BJ' at position .* not both namings"):
+            Cards.parse(text)
+    else:
+        assert Cards.parse(text) == cards
+
+
+@given(spelled_hands(glued=True))
+def test_glued_spellings_are_refused_or_read_as_their_tokens_say(
+    spelled: tuple[Cards, list[str]],
+) -> None:
+    cards, tokens = spelled
+    text = "".join(tokens)
+    try:
+        parsed = Cards.parse(text)
+    except ValueError:
+        return
+    # Read, it is the cards the tokens spell, or the whole text is itself one joker's name
+    # (B then J glued is "BJ", which is RLCard's black joker: docs/notation.md). Glued text
+    # of the canonical symbols always reads symbol by symbol ("DSSJK" is Skip, Skip, J...).
+    assert parsed == cards or (text.lower() in _WORDS and len(parsed) == 1), (text, parsed)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("3 3 4 5 6 7 8 10 J Q K A 2 BJ RJ", "3345678TJQKA2XD"),
+        ("bj rj", "XD"),
+        ("X LJ", "XD"),
+        ("small joker, big joker", "XD"),
+        ("little joker large joker", "XD"),
+        ("black joker red joker", "XD"),
+        ("smalljoker bigjoker", "XD"),
+        ("33 小王大王", "33XD"),
+        ("B J", "JX"),
+    ],
+)
+def test_joker_spellings_read_as_one_joker(text: str, canonical: str) -> None:
+    assert str(Cards.parse(text)) == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("LJ BJ", r"'BJ' at position 3 in 'LJ BJ' could be RLCard's black \(small\) joker"),
+        ("SJ BJ", r"'SJ' at position 0 in 'SJ BJ' could be the small joker or Skip and J"),
+        ("sj", r"'sj' at position 0 in 'sj' could be the small joker or Skip and J"),
+        ("33BJ", r"'BJ' at position 2 in '33BJ' could be one joker or two cards.*'B J'"),
+        ("3RJ4", r"'RJ' at position 1 .* could be one joker or two cards"),
+        ("joker", r"'joker' at position 0 in 'joker' does not say which joker"),
+        ("3 jokers", r"'jokers' at position 2 .* does not say which joker"),
+    ],
+)
+def test_ambiguous_joker_spellings_are_refused(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Cards.parse(text)
+
+
+def test_move_parse_shares_the_joker_spellings() -> None:
+    from ddz import Move
+
+    assert str(Move.parse("BJ RJ")) == "XD"
+    assert str(Move.parse("333 + BJ")) == "333+X"
+    with pytest.raises(ValueError, match="could be one joker or two cards"):
+        Move.parse("333+BJ4")
+
+
+def test_canonical_symbols_in_any_order_read_symbol_by_symbol() -> None:
+    # SJ inside a run of canonical symbols is Skip then J (the solver's tests write hands so)
+    assert Cards.parse("DSSJK48Q") == Cards("48JQKDSS")
+    assert Cards.parse("JS 3") == Cards("3JS")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -202,3 +203,37 @@ def test_seeded_games_repeat_and_illegal_actions_raise() -> None:
         ddz_rlcard.make("blackjack")
     with pytest.raises(ValueError):
         ddz_rlcard.make("doudizhu", {"seed": -1})
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda env: env.get_state(1.0), TypeError, "player_id must be an integer, not 1.0"),
+        (lambda env: env.get_state(True), TypeError, "player_id must be an integer, not True"),
+        (lambda env: env.get_state("1"), TypeError, "player_id must be an integer"),
+        (lambda env: env.get_state(3), ValueError, r"player_id must lie in 0 \.\. 2, not 3"),
+        (lambda env: env.get_action_feature(1.5), TypeError, "action must be an integer"),
+        (lambda env: env.get_action_feature("1"), TypeError, "action must be an integer"),
+        (lambda env: env.get_action_feature(True), TypeError, "action must be an integer"),
+        (lambda env: env.get_action_feature(27472), ValueError, r"action must lie in 0 \.\. 27471"),
+        (lambda env: ddz_rlcard.make(None), TypeError, "env_id is a name"),
+        (lambda env: ddz_rlcard.make("doudizhu", 5), TypeError, "config is a dict or None"),
+        (lambda env: ddz_rlcard.make("doudizhu", {"seed": True}), TypeError, "a seed is"),
+        (lambda env: ddz_rlcard.make("doudizhu", {"seed": 1.0}), TypeError, "a seed is"),
+        (lambda env: ddz_rlcard.DoudizhuEnv([]), TypeError, "config is a dict or None"),
+    ],
+)
+def test_wrong_arguments_are_refused_at_the_boundary(
+    call: Callable[[ddz_rlcard.DoudizhuEnv], object], error: type[Exception], message: str
+) -> None:
+    env = ddz_rlcard.make("doudizhu", {"seed": 2})
+    env.reset()
+    with pytest.raises(error, match=message):
+        call(env)
+
+
+def test_numpy_integers_are_taken_where_integers_go() -> None:
+    env = ddz_rlcard.make("doudizhu", {"seed": 2})
+    env.reset()
+    assert env.get_state(np.int64(1))["raw_obs"]["self"] == 1
+    assert np.array_equal(env.get_action_feature(np.int32(5)), env.get_action_feature(5))

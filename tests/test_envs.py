@@ -396,3 +396,24 @@ def test_environment_docs_examples_run(capsys: pytest.CaptureFixture[str]) -> No
         warnings.simplefilter("ignore")
         for block in plain:
             exec(compile(block, str(doc), "exec"), {})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"illegal_reward": True}, TypeError),
+        ({"illegal_reward": "2"}, TypeError),
+        ({"illegal_reward": float("nan")}, ValueError),
+        ({"illegal_reward": float("inf")}, ValueError),
+        ({"max_steps": True}, TypeError),
+        ({"max_steps": 2.0}, TypeError),
+        ({"max_steps": "3"}, TypeError),
+        ({"max_steps": 0}, ValueError),
+    ],
+)
+def test_adapter_numbers_are_checked(kwargs: dict[str, object], error: type[Exception]) -> None:
+    from ddz.envs import DouDizhuAdapter, UnoAdapter
+
+    for adapter in (DouDizhuAdapter, UnoAdapter):
+        with pytest.raises(error):
+            adapter(**kwargs)  # type: ignore[arg-type]

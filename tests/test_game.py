@@ -12,6 +12,7 @@ must.
 from __future__ import annotations
 
 import functools
+import pickle
 import random
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -692,3 +693,23 @@ def test_a_deal_holding_a_card_too_often_names_the_card_and_where() -> None:
     assert message.startswith("the deal holds ")
     assert f" of {card} (" in message and ", ".join(holders) in message
     assert message.endswith("a deck holds 4") or message.endswith("a deck holds 1")
+
+
+def test_legal_actions_in_reads_text_as_step_does() -> None:
+    game = ddz.Game.from_position(ddz.ENDGAME, ["3KK", "44A"], landlord=0, to_act=0)
+    legal = game.legal_actions()
+    assert "3" in legal and "KK" in legal and "K" in legal and " 3 " in legal
+    assert "44" not in legal and "pass" not in legal and "33" not in legal
+    assert "not a move" not in legal and "" not in legal and 3 not in legal
+    assert ddz.Move.parse("KK") in legal and ddz.PASS not in legal
+    # still a list: equal to the list of its actions, indexable, sliceable, pickled as itself
+    assert legal == list(legal) and legal[0] in legal and len(legal[:2]) == 2
+    assert pickle.loads(pickle.dumps(legal)) == legal and "KK" in pickle.loads(pickle.dumps(legal))
+    answer = game.copy()
+    answer.step("3")
+    assert "pass" in answer.legal_actions() and "4" in answer.legal_actions()
+    assert ddz.PASS in answer.legal_actions()
+    bidding = ddz.Game(seed=1)
+    assert "pass" in bidding.legal_actions() and "bid 1" in bidding.legal_actions()
+    assert "bid 4" not in bidding.legal_actions() and "3" not in bidding.legal_actions()
+    assert bidding.legal_actions() == [Bid("pass"), Bid("bid", 1), Bid("bid", 2), Bid("bid", 3)]

@@ -193,3 +193,20 @@ def test_the_move_type_stub_lists_the_core_values() -> None:
     assert written == {kind.name: kind.value for kind in MoveType}
     assert [kind.value for kind in MoveType] == list(range(len(MoveType)))
     assert MoveType is core.MoveType and issubclass(MoveType, enum.IntEnum)
+
+
+def test_legal_moves_are_a_value_pickled_copied_and_compared() -> None:
+    import copy
+    import pickle
+
+    moves = ddz.legal_moves("33344456", last="4")
+    same = ddz.legal_moves("33344456", last="4")
+    assert moves == same and hash(moves) == hash(same) and (moves != same) is False
+    assert moves != ddz.legal_moves("33344456") and moves != ddz.legal_moves("3334445", last="4")
+    assert moves != ddz.legal_moves("33344456", last="4", rules=ddz.RLCARD)
+    assert ddz.RLCARD != ddz.CLASSIC
+    assert moves != list(moves)  # a value of its own, not a list
+    for twin in (pickle.loads(pickle.dumps(moves)), copy.copy(moves), copy.deepcopy(moves)):
+        assert twin == moves and list(twin) == list(moves) and twin.rules == moves.rules
+        assert "5" in twin and twin.last == moves.last
+    assert len({moves, same, copy.deepcopy(moves)}) == 1

@@ -261,3 +261,115 @@ def test_search_agents_are_registered_and_play_in_the_arena_and_cli(
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     assert "pimc, solver" in capsys.readouterr().out.replace("\n", " ").replace("  ", " ")
+
+
+@pytest.mark.parametrize("work", [1, 10, 100])
+def test_pimc_solves_only_the_worlds_its_playouts_reached(work: int) -> None:
+    # a small work limit stops the playouts after a few worlds; the exact solves then
+    # correct those worlds only (they raised IndexError past the last row played)
+    game = Game.from_position(ddz.ENDGAME, ["3KK", "44A"], landlord=0, to_act=0)
+    agent = PIMCAgent(seed=1, rules=ddz.ENDGAME, work=work)
+    assert str(agent.act(game.observation(0))) == "KK"
+
+
+_PIMC_NUMBERS = {
+    "worlds": 1,
+    "playouts": 1,
+    "keep": 1,
+    "work": 0,
+    "exact_cards": 0,
+    "node_limit": 1,
+    "solve_nodes": 0,
+    "epsilon": 0,
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PIMC_NUMBERS))
+@pytest.mark.parametrize("bad", ["2", True, 2.0, None, b"2"])
+def test_pimc_integer_arguments_refuse_other_types(name: str, bad: object) -> None:
+    with pytest.raises(TypeError, match=f"{name} must be an integer"):
+        PIMCAgent(**{name: bad})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"win_weight": float("nan")}, ValueError, "win_weight must be a finite number"),
+        ({"win_weight": float("inf")}, ValueError, "win_weight must be a finite number"),
+        ({"win_weight": "2"}, TypeError, "win_weight must be a number, not '2'"),
+        ({"win_weight": True}, TypeError, "win_weight must be a number"),
+        ({"time_limit": "1"}, TypeError, "time_limit must be a number"),
+        ({"time_limit": True}, TypeError, "time_limit must be a number"),
+        ({"time_limit": float("nan")}, ValueError, "time_limit must be a finite number above 0"),
+        ({"time_limit": float("inf")}, ValueError, "time_limit must be a finite number above 0"),
+        ({"worlds": 1 << 17}, ValueError, "worlds must lie in 1 .. 65536"),
+    ],
+)
+def test_pimc_numbers_are_checked_at_construction(
+    kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        PIMCAgent(**kwargs)  # type: ignore[arg-type]
+
+
+def test_pimc_accepts_numpy_numbers() -> None:
+    agent = PIMCAgent(worlds=np.int64(5), win_weight=np.float32(0.5), time_limit=np.int32(2))
+    assert (agent.worlds, agent.win_weight, agent.time_limit) == (5, 0.5, 2.0)
+    assert type(agent.win_weight) is float
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"node_limit": "5"}, TypeError),
+        ({"node_limit": 5.0}, TypeError),
+        ({"max_cards": True}, TypeError),
+        ({"memory_mb": "4"}, TypeError),
+        ({"time_limit": "1"}, TypeError),
+        ({"time_limit": float("nan")}, ValueError),
+        ({"memory_mb": 0}, ValueError),
+    ],
+)
+def test_solver_agent_numbers_are_checked_at_construction(
+    kwargs: dict[str, object], error: type[Exception]
+) -> None:
+    with pytest.raises(error):
+        SolverAgent(**kwargs)  # type: ignore[arg-type]
+
+
+def test_a_long_pimc_decision_stops_on_ctrl_c() -> None:
+    """PIMCAgent(worlds=65536, playouts=2**24, work=0): millions of playouts in one C call
+    (tens of seconds). SIGINT sent to the process while they run raises KeyboardInterrupt
+    within half a second, and the C loop has stopped (its helper thread is gone)."""
+    import os
+    import signal
+    import threading
+    import time
+
+    game = Game(seed=3)
+    while game.phase == "bidding":
+        game.step(choose(GreedyAgent(), game))
+    seen = game.observation(game.current_player or 0)
+    agent = PIMCAgent(seed=1, rules=game.rules, worlds=1 << 16, playouts=1 << 24, work=0)
+    sent: list[float] = []
+
+    def interrupt() -> None:
+        # once the playouts run (their helper thread is up; at most 5 s), then 0.3 s more
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline:
+            if any(t.name == "ddz-core-call" for t in threading.enumerate()):
+                break
+            time.sleep(0.01)
+        time.sleep(0.3)
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Thread(target=interrupt, daemon=True)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        agent.act(seen)
+        time.sleep(10)  # not reached before the signal unless the decision was quick
+    caught = time.monotonic()
+    timer.join()
+    assert sent and caught - sent[0] < 0.5, caught - sent[0]
+    assert not any(t.name == "ddz-core-call" for t in threading.enumerate())

@@ -477,3 +477,26 @@ def test_packing_agrees_with_a_plain_pext() -> None:
         assert fast is None or fast == portable
     with pytest.raises(ValueError):
         core._pack_both(1, 1 << 63)
+
+
+def test_a_table_the_system_refuses_is_a_memory_error_naming_its_size() -> None:
+    """memory_mb=65536 is in the documented range; when the system cannot give the table,
+    the solver says so as the CLI does (one wording), not a bare MemoryError(). The
+    address space is capped in a child process so the refusal happens on any machine."""
+    import subprocess
+    import sys
+
+    script = (
+        "import resource, ddz\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))\n"
+        "try:\n"
+        "    ddz.Solver(ddz.ENDGAME, memory_mb=65536)\n"
+        "except MemoryError as error:\n"
+        "    print(type(error).__name__, str(error))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    assert out.strip() == (
+        "MemoryError not enough memory for a 65536 MB table; ask for less with memory_mb"
+    )

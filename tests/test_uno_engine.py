@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from ddz import IllegalMoveError, uno
+from ddz import IllegalMoveError, RecordError, uno
 from ddz.uno import CARDS, DECK, LOMBARDY, STANDARD, Rules
 from tests.uno_reference import Reference, SplitMix
 
@@ -241,3 +241,108 @@ def test_json_record_is_readable() -> None:
     assert uno.Game.from_json(game.to_json()).state_bytes() == game.state_bytes()
     with pytest.raises(ValueError, match="not a ddz UNO game record"):
         uno.Game.from_json("{}")
+
+
+def test_from_code_is_exact_over_the_whole_code_space() -> None:
+    """Every integer below 2**16 (the codes are 15 bits) decodes to the action with exactly
+    that code, or is refused with ValueError: no IndexError, no junk bits read away."""
+    from ddz.uno import Action
+    from ddz.uno import actions as actions_module
+
+    accepted = 0
+    for code in range(1 << 16):
+        try:
+            action = Action.from_code(code)
+        except ValueError as error:
+            assert "is no action code" in str(error)
+            continue
+        assert action.code == code
+        accepted += 1
+    assert accepted == len(actions_module.BY_CODE)
+    for code in (-1, 60 << 7, (1 << 15) | 1, 1 << 40):
+        with pytest.raises(ValueError, match="is no action code"):
+            Action.from_code(code)
+
+
+def test_legal_actions_in_reads_text() -> None:
+    game = uno.Game(seed=1)
+    legal = game.legal_actions()
+    assert legal == list(legal) and all(action in legal for action in legal)
+    for action in legal:
+        assert str(action) in legal  # "2: play GS"
+        assert str(action).partition(": ")[2] in legal  # "play GS", any player listed
+    assert "9: draw" not in legal and "nonsense" not in legal and 3 not in legal
+    mine = game.legal_actions(game.current_player)
+    assert isinstance(mine, type(legal)) and all(str(a) in mine for a in mine)
+
+
+def test_a_record_says_how_it_was_dealt() -> None:
+    fixed = uno.Game(2, seed=4, deal=uno.Deal(["R1 R2", "B1 B2"], "R5 G1"))
+    fixed.step("play R1")
+    shuffled = uno.Game(3, seed=4)
+    shuffled.step(shuffled.legal_actions()[0])
+    for game, dealt in ((fixed, "fixed"), (shuffled, "shuffled")):
+        data = json.loads(game.to_json())
+        assert data["dealt"] == dealt
+        assert uno.Game.from_json(game.to_json()).state_bytes() == game.state_bytes()
+    # the deal removed: an error naming the field, never the seed's deal replayed instead
+    data = json.loads(fixed.to_json())
+    for lost in ({"deal": None}, {}):
+        tampered = {k: v for k, v in data.items() if k != "deal"} | lost
+        with pytest.raises(RecordError, match=r"field 'deal': .*holds no deal"):
+            uno.Game.from_json(json.dumps(tampered))
+    # a deal added to a shuffled round, or a word that is no way of dealing
+    data = json.loads(shuffled.to_json())
+    with pytest.raises(RecordError, match=r"field 'deal': .*holds a deal"):
+        uno.Game.from_json(json.dumps(data | {"deal": json.loads(fixed.to_json())["deal"]}))
+    with pytest.raises(RecordError, match=r"field 'dealt': 'shuffled' or 'fixed'"):
+        uno.Game.from_json(json.dumps(data | {"dealt": "dealt"}))
+    # a record written before "dealt": read by its deal alone, as it always was
+    old = {k: v for k, v in data.items() if k not in ("dealt", "deal")}
+    assert uno.Game.from_json(json.dumps(old)).state_bytes() == shuffled.state_bytes()
+    old_fixed = {k: v for k, v in json.loads(fixed.to_json()).items() if k != "dealt"}
+    assert uno.Game.from_json(json.dumps(old_fixed)).state_bytes() == fixed.state_bytes()
+
+
+def _observation_data() -> dict[str, object]:
+    game = uno.Game(players=3, seed=14)
+    game.step(game.legal_actions()[0])
+    data: dict[str, object] = json.loads(game.observation(1).to_json())
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"hand_sizes": [1] * 11}, "hand_sizes", "2..10 of them, not 11"),
+        ({"hand_sizes": [7]}, "hand_sizes", "2..10 of them, not 1"),
+        ({"hand_sizes": [7, 7, 10**6]}, "hand_sizes", "counts 0..108"),
+        ({"pending": 10**6}, "pending", "a number of cards 0..108"),
+        ({"pending": -1}, "pending", "a number of cards 0..108"),
+        ({"draw_pile_size": 10**6}, "draw_pile_size", "a number of cards 0..108"),
+        ({"direction": 0}, "direction", "1 or -1, not 0"),
+        ({"hand": "R7 R7 R7 R7 R7 R1 R2"}, "hand", "5 R7 seen .*the deck holds 2"),
+        ({"hand": "R7"}, "hand", "1 cards, but hand_sizes gives player 1 7"),
+        ({"draw_pile_size": 3}, "draw_pile_size", "hold .* cards, the deck 108"),
+        ({"top": "W"}, "top", "the top card is the discard pile's last"),
+        ({"drawn": "W+4"}, "drawn", "not in the hand"),
+        ({"pending": 2}, "pending_card", "a pending draw"),
+    ],
+)
+def test_observation_from_json_checks_every_field(
+    change: dict[str, object], field: str, message: str
+) -> None:
+    data = _observation_data()
+    uno.Observation.from_json(json.dumps(data))  # as written: read
+    with pytest.raises(RecordError, match=f"field '{field}': .*{message}"):
+        uno.Observation.from_json(json.dumps(data | change))
+
+
+def test_observation_discard_pile_counts_with_the_hand() -> None:
+    data = _observation_data()
+    card = next(c for c in str(data["hand"]).split() if not c.startswith("W"))
+    # the discard pile given two more of a card the hand holds: more than the deck's two
+    pile = f"{card} {card} {data['discard_pile']}"
+    changed = data | {"discard_pile": pile, "draw_pile_size": int(data["draw_pile_size"]) - 2}  # type: ignore[call-overload]
+    with pytest.raises(RecordError, match=r"field 'discard_pile': .*seen"):
+        uno.Observation.from_json(json.dumps(changed))

@@ -520,6 +520,9 @@ cdef class LegalMoves:
     first. ``move in moves`` asks the legality check without generating anything;
     ``count()`` counts in the core without building moves; iteration, ``len`` and indexing
     build the moves once.
+
+    A value: two are equal when their hand, last move and rules are (then their moves are
+    too), equal ones hash alike, and copies and pickles are the same position's moves.
     """
 
     cdef readonly uint64_t hand_mask
@@ -589,6 +592,30 @@ cdef class LegalMoves:
             return False
         return legality(self.hand_mask, (<Move>move).code, self.table_code,
                         self.table_code == 0, &self.rs) == LEGAL
+
+    def __eq__(self, other):
+        cdef LegalMoves that
+        if not isinstance(other, LegalMoves):
+            return NotImplemented
+        that = <LegalMoves>other
+        return (self.hand_mask == that.hand_mask and self.table_code == that.table_code
+                and self.rules == that.rules)
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self):
+        return hash((self.hand_mask, self.table_code, self.rules))
+
+    def __reduce__(self):
+        return (LegalMoves, (self.hand_mask, self.table_code, self.rules))
+
+    def __copy__(self):
+        return self  # immutable: its position never changes
+
+    def __deepcopy__(self, memo):
+        return self
 
     def __repr__(self):
         cdef list moves = self.materialize()

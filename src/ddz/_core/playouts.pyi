@@ -5,6 +5,12 @@ from typing import Any
 MAX_WORLDS: int
 MAX_CANDIDATES: int
 
+class Stop:
+    def request_stop(self) -> None: ...
+    def reset_stop(self) -> None: ...
+    @property
+    def requested(self) -> bool: ...
+
 def greedy_playouts(
     rules: Any,
     state: bytes,
@@ -16,4 +22,5 @@ def greedy_playouts(
     seed: int = 0,
     epsilon: int = 0,
     max_work: int = 0,
+    stop: Stop | None = None,
 ) -> tuple[int, int]: ...

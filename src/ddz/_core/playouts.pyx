@@ -13,6 +13,10 @@ in a few microseconds.
 instead of the greedy one that often, from a generator seeded by ``seed`` and the world's
 index, so results never depend on anything but the arguments.
 
+A ``Stop`` passed as ``stop`` ends a long call early: ``request_stop()`` from another thread
+(ddz.base.fanout.run_interruptible, on Ctrl-C) is seen after the playout running, a few
+microseconds; the worlds finished by then are the ones reported played.
+
 Every input is checked before the loop (shapes, the state, each world's cards against the
 rules' deck, each action's legality in each world): nothing given here can crash the core.
 """
@@ -29,6 +33,12 @@ from ddz._core.rng cimport below, splitmix64
 from ddz._core.state cimport *
 from ddz._core.greedy cimport greedy_action
 from ddz._core.actions cimport random_legal
+
+cdef extern from *:
+    """
+    static inline int ddz_playouts_flag(const int* flag) { return *(const volatile int*)flag; }
+    """
+    int ddz_playouts_flag(const int* flag) noexcept nogil
 
 cdef enum:
     CODES = 4096            # legal moves a turn holds on the stack (more: the heap)
@@ -56,9 +66,27 @@ cdef int play_out(GameState* s, const GameConfig* cfg, uint64_t* codes, int epsi
     return 0
 
 
+cdef class Stop:
+    """The stop flag of greedy_playouts calls: ``request_stop()`` (any thread) ends the call
+    that was given it after its running playout; each call clears it as it starts."""
+
+    cdef int flag
+
+    def request_stop(self):
+        self.flag = 1
+
+    def reset_stop(self):
+        self.flag = 0
+
+    @property
+    def requested(self):
+        return self.flag != 0
+
+
 def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
                     const uint64_t[::1] kitty, const uint64_t[::1] actions, int seat,
-                    int64_t[:, ::1] out, uint64_t seed=0, int epsilon=0, uint64_t max_work=0):
+                    int64_t[:, ::1] out, uint64_t seed=0, int epsilon=0, uint64_t max_work=0,
+                    Stop stop=None):
     """out[i, j] = seat's payoff when, in world i (hands[i]; kitty[i] too while bidding),
     the player to act takes actions[j] and every seat then plays greedy to the end.
 
@@ -70,7 +98,8 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
     before the next world, and max_work (0: none) stops after the first world at which the
     work, the number of legal moves the playouts' players scored, reached it; the rows of
     the worlds not played are left as they were. Deterministic: work depends on nothing but
-    the arguments."""
+    the arguments. ``stop`` (a Stop, or None) ends the call early when asked: the worlds
+    played are then the ones finished before."""
     cdef GameConfig cfg = config_of(rules)
     cdef GameState s, world, one
     cdef Py_ssize_t n = hands.shape[0], m = actions.shape[0], i, j
@@ -79,6 +108,8 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
     cdef uint64_t rng, work = 0
     cdef Py_ssize_t played = 0
     cdef uint64_t* codes
+    cdef const int* flag = NULL
+    cdef bint stopped = False
     cdef const char* raw = state
     if len(state) != sizeof(GameState):
         raise ValueError(f"a game state is {sizeof(GameState)} bytes, not {len(state)}")
@@ -110,6 +141,9 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
     codes = <uint64_t*>malloc(CODES * sizeof(uint64_t))
     if codes == NULL:
         raise MemoryError()
+    if stop is not None:
+        stop.flag = 0
+        flag = &stop.flag
     try:
         with nogil:
             for i in range(n):
@@ -122,6 +156,9 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
                     world.kitty = kitty[i]
                 world.hands_key = hands_key_of(&world)
                 for j in range(m):
+                    if flag != NULL and ddz_playouts_flag(flag):
+                        stopped = True
+                        break
                     one = world
                     rng = seed ^ (<uint64_t>i * 0x9E3779B97F4A7C15ULL) \
                         ^ (<uint64_t>j * 0xD1B54A32D192ED03ULL)
@@ -131,6 +168,8 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
                         fault = 1
                     payoffs_of(&one, &cfg, pay)
                     out[i, j] = pay[seat]
+                if stopped:
+                    break
                 played = i + 1
     finally:
         free(codes)

@@ -10,6 +10,8 @@ Messages quote the offending input at most ``MAX_ECHO`` characters long (see
 
 from __future__ import annotations
 
+import math
+import numbers
 import operator
 
 __all__ = [
@@ -20,6 +22,7 @@ __all__ = [
     "IllegalMoveError",
     "RecordError",
     "check_integer",
+    "check_number",
     "check_seed",
     "check_text",
     "shorten",
@@ -156,3 +159,51 @@ def check_integer(value: object, name: str, low: int | None = None, high: int | 
             span = f"lie in {low} .. {high}"
         raise ValueError(f"{name} must {span}, not {shorten(number)}")
     return int(number)
+
+
+def check_number(
+    value: object,
+    name: str,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    positive: bool = False,
+) -> float:
+    """``value`` as a ``float`` if it is a finite real number (``int``, ``float``, numpy's
+    too; never a ``bool`` or text) in ``low .. high`` (either bound None: unbounded; with
+    ``positive``, above 0); else ``TypeError`` (not a number) or ``ValueError`` (NaN,
+    infinite, out of range), naming ``name``. Every weight, fraction and number of seconds
+    at the boundary goes through here.
+
+    >>> check_number(0.5, "win_weight")
+    0.5
+    >>> check_number("2", "win_weight")
+    Traceback (most recent call last):
+    ...
+    TypeError: win_weight must be a number, not '2'
+    >>> check_number(float("nan"), "time_limit", positive=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: time_limit must be a finite number above 0, not nan
+    """
+    if (
+        isinstance(value, bool)
+        or type(value).__name__ == "bool_"
+        or not isinstance(value, numbers.Real)
+    ):
+        raise TypeError(f"{name} must be a number, not {shorten(value)}")
+    number = float(value)
+    if (
+        not math.isfinite(number)
+        or (positive and not number > 0)
+        or (low is not None and number < low)
+        or (high is not None and number > high)
+    ):
+        parts = [f"above {0}"] if positive else []
+        if low is not None:
+            parts.append(f"at least {low}")
+        if high is not None:
+            parts.append(f"at most {high}")
+        span = f" {' and '.join(parts)}" if parts else ""
+        raise ValueError(f"{name} must be a finite number{span}, not {shorten(number)}")
+    return number

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ArrayResult", "CoreVector", "run_split"]
+__all__ = ["ArrayResult", "CoreVector", "Stoppable", "run_interruptible", "run_split"]
 
 
 def run_split(n: int, threads: int, run: Callable[[int, int], None]) -> None:
@@ -84,3 +85,51 @@ class CoreVector:
     def deal_seed(self, game: int) -> int:
         """The seed of game ``game``'s current deal (the seed its single game starts from)."""
         return int(self._core.deal_seed(game))
+
+
+_T = TypeVar("_T")
+
+
+class Stoppable(Protocol):
+    """What holds the stop flag a long core call polls (``ddz._core.solver.SolverCore``,
+    ``ddz._core.playouts.Stop``)."""
+
+    def request_stop(self) -> None: ...
+
+
+def run_interruptible(stopper: Stoppable, work: Callable[[], _T]) -> _T:
+    """``work()`` (a long core call without the GIL, which signals cannot reach) on a helper
+    thread, this thread waiting where signals reach it: Ctrl-C raises KeyboardInterrupt here,
+    which first stops the call (``stopper.request_stop()``, asked until the helper is done)
+    and waits for it, so the core's objects are whole and free again when the exception
+    arrives. The solver's long searches and the PIMC agent's long playouts go through here."""
+    box: list[tuple[bool, Any]] = []
+    began, done = threading.Event(), threading.Event()
+
+    def target() -> None:
+        began.set()
+        try:
+            box.append((True, work()))
+        except BaseException as error:  # handed to the caller below
+            box.append((False, error))
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=target, name="ddz-core-call", daemon=True)
+    try:
+        thread.start()
+        while not done.wait(0.2):
+            pass
+    except BaseException:
+        # The signal may come before the helper runs, or while start() waits for it: once
+        # it has begun it ends soon after the stop flag, so wait for that, asking again
+        # each turn (a call starting clears the flag).
+        if began.wait(5.0):
+            while not done.wait(0.05):
+                stopper.request_stop()
+        raise
+    thread.join()
+    ok, result = box[0]
+    if not ok:
+        raise result
+    return result  # type: ignore[no-any-return]

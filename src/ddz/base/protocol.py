@@ -14,6 +14,7 @@ A game subclass provides ``copy``, ``view(seat)`` (the record one seat may see) 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 import numpy as np
@@ -21,10 +22,31 @@ import numpy.typing as npt
 
 from ddz.base import fields
 
-__all__ = ["GameBase", "ObservationBase"]
+__all__ = ["ActionList", "GameBase", "ObservationBase"]
 
 _Game = TypeVar("_Game", bound="GameBase")
 _Observation = TypeVar("_Observation", bound="ObservationBase")
+_Action = TypeVar("_Action")
+
+
+class ActionList(list[_Action]):
+    """What ``legal_actions()`` returns: a plain ``list`` of the actions (indexing, ``len``,
+    iteration, slicing, equality with lists: all the list's own), whose ``in`` also takes
+    text: ``"3" in game.legal_actions()`` asks whether the action the text names in this
+    position is listed. Text that names no action is not in it (no error). Each game says
+    how it reads text (:meth:`_named`)."""
+
+    __slots__ = ()
+
+    def __contains__(self, action: object) -> bool:
+        if list.__contains__(self, action):
+            return True
+        return any(list.__contains__(self, named) for named in self._named(action))
+
+    def _named(self, action: object) -> Iterable[object]:
+        """The actions ``action`` (text, or an action written another way) may name here;
+        nothing if it names none."""
+        return ()
 
 
 class GameBase:

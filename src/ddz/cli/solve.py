@@ -34,7 +34,7 @@ from ddz.base.errors import shorten
 from ddz.cli.prompt import ask_move
 from ddz.doudizhu.render import text as table_text
 from ddz.doudizhu.rules import PRESETS
-from ddz.doudizhu.solver import MoveValue, Solver, SolveResult
+from ddz.doudizhu.solver import MoveValue, Solver, SolveResult, table_memory_message
 from ddz.play.agents import AnyAgent, choose, make_agent
 
 T = TypeVar("T")
@@ -271,9 +271,7 @@ def _solver(rules: ddz.Rules, args: argparse.Namespace) -> Solver:
     try:
         return Solver(rules, memory_mb=args.memory_mb, threads=args.threads)
     except MemoryError:
-        raise ValueError(
-            f"not enough memory for a {args.memory_mb} MB table; ask for less with --memory-mb"
-        ) from None
+        raise ValueError(table_memory_message(args.memory_mb, "--memory-mb")) from None
 
 
 def _side_name(game: ddz.Game, seat: int | None) -> str:

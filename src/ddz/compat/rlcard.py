@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ddz._core.rlcard import RlcardCore, cards_text
-from ddz.base.errors import IllegalMoveError, shorten
+from ddz.base.errors import IllegalMoveError, check_integer, shorten
 from ddz.doudizhu.action_space import _rlcard_actions, action_space, rlcard_action_ids
 from ddz.doudizhu.rules import RLCARD
 
@@ -90,7 +90,9 @@ class RLCardTables:
 
 def _np_random(seed: int | None) -> tuple[np.random.RandomState, int]:
     """``rlcard.utils.seeding.np_random``: the generator RLCard seeds from ``seed``."""
-    if seed is not None and not (isinstance(seed, int) and seed >= 0):
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise TypeError(f"a seed is a non-negative integer or None, not {shorten(seed)}")
+    if seed is not None and seed < 0:
         raise ValueError(f"a seed is a non-negative integer or None, not {shorten(seed)}")
     if seed is None:
         seed = _bigint_from_bytes(os.urandom(8))
@@ -137,6 +139,8 @@ class DoudizhuEnv:
     num_actions = 27472
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
+        if config is not None and not isinstance(config, dict):
+            raise TypeError(f"config is a dict or None, not {shorten(config)}")
         config = {**DEFAULT_CONFIG, **(config or {})}
         self._actions, self._action_ids, tables = _tables()
         self._core = RlcardCore(
@@ -303,9 +307,8 @@ class DoudizhuEnv:
         return self._current
 
     def get_state(self, player_id: int) -> OrderedDict[str, Any]:
-        if player_id not in range(3):
-            raise ValueError(f"no player {shorten(player_id)} (0, 1 or 2)")
-        return self._extract_state(player_id)
+        """The state as ``player_id`` (0, 1 or 2: an integer, numpy's too) sees it."""
+        return self._extract_state(check_integer(player_id, "player_id", 0, 2))
 
     def get_payoffs(self) -> npt.NDArray[np.int64]:
         """RLCard's ``judge_payoffs``: 1 for each winner, 0 for the others (before the game
@@ -325,9 +328,7 @@ class DoudizhuEnv:
 
     def get_action_feature(self, action: int) -> npt.NDArray[np.int8]:
         """RLCard's card features of an action id (54 entries; zeros for the pass)."""
-        if not 0 <= action < self.num_actions:
-            raise ValueError(f"no action id {shorten(action)}")
-        return _feature(action).copy()
+        return _feature(check_integer(action, "action", 0, self.num_actions - 1)).copy()
 
     # --- states ----------------------------------------------------------------------------
 
@@ -408,6 +409,10 @@ GAMES = tuple(_ENVIRONMENTS)
 def make(env_id: str, config: dict[str, Any] | None = None) -> Any:
     """``rlcard.make``: ``"doudizhu"`` (or ``"ddz-doudizhu"``) with RLCard's configuration
     keys (``seed``, ``allow_step_back``)."""
+    if not isinstance(env_id, str):
+        raise TypeError(f"env_id is a name such as 'doudizhu', not {shorten(env_id)}")
+    if config is not None and not isinstance(config, dict):
+        raise TypeError(f"config is a dict or None, not {shorten(config)}")
     name = env_id.removeprefix("ddz-")
     if name not in _ENVIRONMENTS:
         raise ValueError(

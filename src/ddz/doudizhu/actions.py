@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Iterable
 from typing import TypeAlias
 
 import numpy as np
@@ -25,6 +26,7 @@ from ddz.base.errors import (
     check_text,
     shorten,
 )
+from ddz.base.protocol import ActionList
 from ddz.doudizhu.moves import PASS, Move
 from ddz.doudizhu.rules import Rules, action_codes
 
@@ -32,6 +34,7 @@ __all__ = [
     "Action",
     "ActionRecord",
     "Bid",
+    "LegalActions",
     "action_index",
     "action_tables",
     "parse_action",
@@ -184,3 +187,32 @@ def parse_action(action: Action | str, phase: str) -> Action:
         return Move.parse(action)
     except ValueError as error:
         raise IllegalMoveError(str(error)) from None
+
+
+class LegalActions(ActionList[Action]):
+    """``Game.legal_actions()``: a list of the legal actions whose ``in`` also reads text as
+    :meth:`ddz.Game.step` does in the game's phase (``"3" in game.legal_actions()``,
+    ``"pass"``, ``"bid 2"``); a pass given as a ``Move`` or a ``Bid`` counts as the phase's
+    own pass. Otherwise a ``list``: it equals the list of the same actions."""
+
+    __slots__ = ("phase",)
+    phase: str
+    """The phase the text is read in (``"bidding"``, ``"play"``, ``"over"``)."""
+
+    @staticmethod
+    def of(actions: Iterable[Action], phase: str) -> LegalActions:
+        """The actions as a ``LegalActions`` reading text in ``phase``."""
+        listed = LegalActions(actions)  # list's own __init__: no Python frame, it is hot
+        listed.phase = phase
+        return listed
+
+    def _named(self, action: object) -> Iterable[object]:
+        if not isinstance(action, (str, Move, Bid)):
+            return ()
+        try:
+            return (parse_action(action, getattr(self, "phase", "play")),)
+        except ValueError:
+            return ()
+
+    def __reduce__(self) -> tuple[object, tuple[list[Action], str]]:
+        return (LegalActions.of, (list(self), getattr(self, "phase", "play")))

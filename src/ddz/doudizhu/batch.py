@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ddz._core import moves as _core
+from ddz.base.errors import check_integer
 from ddz.doudizhu.cards import Cards, CardsLike
 from ddz.doudizhu.moves import Move, MoveLike
 from ddz.doudizhu.rules import CLASSIC, Rules
@@ -54,14 +55,17 @@ def _table_code(last: MoveLike | int | None) -> int:
         return last.code
     if isinstance(last, str):
         return Move.parse(last).code
-    return int(last)
+    return check_integer(last, "last", 0, (1 << 64) - 1)
 
 
 def move_codes(
     hand: CardsLike | int, last: MoveLike | int | None = None, *, rules: Rules = CLASSIC
 ) -> Codes:
     """The legal move codes of one hand as a new uint64 array (leads when ``last`` is None)."""
-    mask = hand if isinstance(hand, int) else Cards(hand).mask
+    if isinstance(hand, (Cards, str)):
+        mask = Cards(hand).mask
+    else:  # a card integer (numpy's too), one a deck can hold
+        mask = Cards.from_mask(check_integer(hand, "hand", 0, (1 << 64) - 1)).mask
     table = _table_code(last)
     out = np.empty(256, dtype=np.uint64)
     count = _core.moves_into(mask, table, rules, out)
@@ -90,11 +94,11 @@ def legal_moves_batch(
     ``hands`` are card integers, ``tables`` the move codes to answer (0 or omitted: lead).
     The moves of hand ``i`` are ``codes[offsets[i]:offsets[i + 1]]``.
     """
-    hand_array = np.ascontiguousarray(hands, dtype=np.uint64).reshape(-1)
+    hand_array = _uint64_array(hands, "hands")
     if tables is None:
         table_array = np.zeros(len(hand_array), dtype=np.uint64)
     else:
-        table_array = np.ascontiguousarray(tables, dtype=np.uint64).reshape(-1)
+        table_array = _uint64_array(tables, "tables")
     offsets = np.empty(len(hand_array) + 1, dtype=np.int64)
     # Room for a typical set: ~55 moves for a lead, ~4 for an answer
     # (docs/rules.md#engines-differ); a batch that needs more is run again with exactly enough.
@@ -107,9 +111,28 @@ def legal_moves_batch(
     return out[:total], offsets
 
 
+def _uint64_array(values: npt.ArrayLike, name: str) -> Codes:
+    """Card integers or move codes as a flat uint64 array: integers (numpy's too) in
+    0 .. 2**64 - 1, never cast from bools, floats or text (TypeError), nor wrapped from
+    negative numbers (ValueError)."""
+    array = np.asarray(values)
+    if array.dtype.kind in "iu":
+        if array.dtype.kind == "i" and array.size and int(array.min()) < 0:
+            raise ValueError(f"{name} are integers in 0 .. 2**64 - 1, not {int(array.min())}")
+        return np.ascontiguousarray(array, dtype=np.uint64).reshape(-1)
+    if not isinstance(values, np.ndarray) and array.dtype.kind in "fO":
+        # a sequence numpy could not type as integers (Python ints beyond int64, numpy's
+        # uint64 beside ints, or floats): each item checked
+        items = np.asarray(values, dtype=object).reshape(-1)
+        bound = (1 << 64) - 1
+        checked = [check_integer(v, f"{name}[{i}]", 0, bound) for i, v in enumerate(items)]
+        return np.array(checked, dtype=np.uint64)
+    raise TypeError(f"{name} are integers, not an array of {array.dtype}")
+
+
 def to_moves(codes: Iterable[int]) -> list[Move]:
     """``Move`` objects of move codes (each checked to be a well-formed move)."""
-    return [Move.from_code(int(code)) for code in codes]
+    return [Move.from_code(code) for code in codes]
 
 
 def code_fields(code: int) -> tuple[int, int, int, int]:

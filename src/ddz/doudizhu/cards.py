@@ -85,8 +85,10 @@ class Cards:
 
     @classmethod
     def parse(cls, text: str) -> Cards:
-        """Read cards in the notation (``10``, lower case, ``B``/``R`` jokers, separators and
-        suit-qualified cards such as ``10h`` or ``3♠`` are accepted; docs/notation.md). Text
+        """Read cards in the notation (``10``, lower case, ``B``/``R`` jokers, the jokers'
+        names ``BJ``/``RJ``, ``LJ``, ``small joker``, ``小王``... as tokens of their own,
+        separators and suit-qualified cards such as ``10h`` or ``3♠`` are accepted;
+        docs/notation.md). Text
         longer than ``ddz.errors.MAX_TEXT`` characters is refused before it is read."""
         if not isinstance(text, str):
             raise TypeError(f"cards are parsed from a string, not {type(text).__name__}")
@@ -235,18 +237,52 @@ def _read_one(card: str) -> int:
 
 def _read_cards(text: str) -> Iterator[tuple[int, int]]:
     """(digit, position) for every card in text; raises ValueError at the first bad one."""
+    spans = []
     position = 0
     length = len(text)
     while position < length:
-        char = text[position]
-        if char in _SEPARATORS:
+        if text[position] in _SEPARATORS:
             position += 1
             continue
         end = position
         while end < length and text[end] not in _SEPARATORS:
             end += 1
-        yield from _read_token(text, position, end)
+        spans.append((position, end))
         position = end
+    words = [text[start:end].lower() for start, end in spans]
+    if any(word in _BLACK_JOKER_WORDS for word in words) and any(
+        word in _SIZE_JOKER_WORDS for word in words
+    ):
+        start = next(s for (s, _), w in zip(spans, words, strict=True) if w in _BLACK_JOKER_WORDS)
+        raise ValueError(
+            f"{text[start : start + 2]!r} at position {start} in {shorten(text)} could be "
+            "RLCard's black (small) joker or, beside LJ, the big joker: write RJ or LJ "
+            "for the big joker, BJ or X for the small one, not both namings"
+        )
+    index = 0
+    while index < len(spans):
+        start, end = spans[index]
+        word = words[index]
+        if word in _JOKER_WORDS:
+            yield _JOKER_WORDS[word], start
+        elif word in _JOKER_SIZES and index + 1 < len(spans) and words[index + 1] == "joker":
+            yield _JOKER_SIZES[word], start
+            index += 1
+        elif word == "sj":
+            raise ValueError(
+                f"{text[start:end]!r} at position {start} in {shorten(text)} could be the small "
+                "joker or Skip and J: write X (or BJ, small joker) for the small joker, "
+                "'S J' for Skip and J"
+            )
+        elif word in ("joker", "jokers"):
+            raise ValueError(
+                f"{text[start:end]!r} at position {start} in {shorten(text)} does not say "
+                "which joker: write X (or BJ, small joker) for the small one, "
+                "D (or RJ, LJ, big joker) for the big one"
+            )
+        else:
+            yield from _read_token(text, start, end)
+        index += 1
 
 
 def _read_token(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
@@ -268,6 +304,18 @@ def _read_token(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
             previous_was_rank = False
             position += 1
             continue
+        pair = text[position : position + 2]
+        if pair in _HANZI_JOKERS:
+            yield _HANZI_JOKERS[pair], position
+            position += 2
+            previous_was_rank = False
+            continue
+        if pair.lower() in _JOKER_WORDS:
+            raise ValueError(
+                f"{pair!r} at position {position} in {shorten(text)} could be one joker or "
+                f"two cards: write the joker {pair.upper()} as a token of its own, or the "
+                f"cards apart ({' '.join(pair)!r})"
+            )
         if char == "1" and text[position + 1 : position + 2] == "0":
             yield 7, position
             position += 2
@@ -301,3 +349,27 @@ def _suited_example(run: str, suit: str) -> str:
 
 _RANK_TOKENS = {symbol: index for index, symbol in enumerate(RANKS[:13])}
 _RANK_TOKENS["10"] = 7
+
+# Joker spellings read as one card when they are a whole token (docs/notation.md): RLCard's
+# BJ/RJ (black and red), LJ (large), the words, and the Chinese names. Glued
+# to other cards ("33BJ") the two letters could be two cards, so they are refused there.
+_JOKER_WORDS = {
+    "bj": 13,
+    "rj": 14,
+    "lj": 14,
+    "smalljoker": 13,
+    "littlejoker": 13,
+    "blackjoker": 13,
+    "bigjoker": 14,
+    "largejoker": 14,
+    "redjoker": 14,
+    "小王": 13,
+    "大王": 14,
+}
+_HANZI_JOKERS = {"小王": 13, "大王": 14}
+# Words that name a joker when "joker" follows them as the next token ("small joker").
+_JOKER_SIZES = {"small": 13, "little": 13, "black": 13, "big": 14, "large": 14, "red": 14}
+# "BJ" is RLCard's black joker (the small one); beside the small/large naming it would read
+# as "big joker", so the two namings together are refused.
+_BLACK_JOKER_WORDS = frozenset({"bj"})
+_SIZE_JOKER_WORDS = frozenset({"lj"})

@@ -44,7 +44,14 @@ from ddz.base.errors import (
 from ddz.base.protocol import GameBase
 from ddz.base.seats import seat_of
 from ddz.doudizhu import records
-from ddz.doudizhu.actions import Action, ActionRecord, Bid, action_tables, parse_action
+from ddz.doudizhu.actions import (
+    Action,
+    ActionRecord,
+    Bid,
+    LegalActions,
+    action_tables,
+    parse_action,
+)
 from ddz.doudizhu.cards import Cards, CardsLike
 from ddz.doudizhu.moves import PASS, Move, why_illegal
 from ddz.doudizhu.observation import HISTORY, Observation, observation_size, observe
@@ -331,11 +338,17 @@ class Game(GameBase):
 
     # --- actions -------------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action of the player to act (``[]`` once the game is over)."""
-        if self._core.phase == "play":
-            return self._core.legal_moves()  # type: ignore[return-value]
-        return [Bid.from_code(code) for code in self._core.bidding_codes()]
+    def legal_actions(self) -> LegalActions:
+        """Every legal action of the player to act (empty once the game is over), as a
+        list whose ``in`` also reads text: ``"3" in game.legal_actions()`` (see
+        :class:`ddz.doudizhu.actions.LegalActions`)."""
+        phase = self._core.phase
+        if phase == "play":
+            actions = LegalActions(self._core.legal_moves())  # hot: no Python-level __init__
+        else:
+            actions = LegalActions([Bid.from_code(code) for code in self._core.bidding_codes()])
+        actions.phase = phase
+        return actions
 
     def legal_codes(self) -> npt.NDArray[np.uint64]:
         """The legal actions' core codes (``Move.code``, ``Bid.code``), in the order of

@@ -23,13 +23,13 @@ import dataclasses
 import numbers
 import threading
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
 
 import numpy as np
 
 from ddz._core import solver as _core
 from ddz.base.errors import check_integer, shorten
+from ddz.base.fanout import run_interruptible
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.moves import Move
 from ddz.doudizhu.rules import Rules
@@ -81,11 +81,18 @@ class MoveValue:
     score: int | None = None
 
 
+def table_memory_message(memory_mb: int, option: str = "memory_mb") -> str:
+    """What the solver and ``python -m ddz solve`` say when the system refuses the table's
+    memory (``option``: how the caller names the setting)."""
+    return f"not enough memory for a {memory_mb} MB table; ask for less with {option}"
+
+
 class Solver:
     """A solver for one rule set; its transposition table persists between solves, so
     solving positions of one game one after another is cheap.
 
-    ``memory_mb`` bounds the table (default 256 MB, allocated lazily by the system);
+    ``memory_mb`` bounds the table (default 256 MB, allocated lazily by the system; a
+    ``MemoryError`` naming the size when the system refuses it);
     ``threads`` > 1 searches the root on that many threads sharing the table (lazy SMP).
     Calls from several threads on one solver are serialised (its searchers and their move
     stacks are its own scratch); give each thread its own solver to search in parallel.
@@ -97,7 +104,10 @@ class Solver:
         memory_mb = check_integer(memory_mb, "memory_mb", 1, 1 << 16)
         threads = check_integer(threads, "threads", 1, 64)
         self.rules = rules
-        self._core = _core.SolverCore(rules, memory_mb, threads)
+        try:
+            self._core = _core.SolverCore(rules, memory_mb, threads)
+        except MemoryError:
+            raise MemoryError(table_memory_message(memory_mb)) from None
         self._lock = threading.RLock()
         self._stopping = False  # stop() was called during the running solve or analyse
 
@@ -274,7 +284,7 @@ class Solver:
         if core.threads == 1:
             # The search runs in C without the GIL, where Ctrl-C cannot reach it. A short one
             # (a slice of nodes: most solves) runs right here; a longer one goes on to a helper
-            # thread while this one waits where signals reach it (_interruptible).
+            # thread while this one waits where signals reach it (fanout.run_interruptible).
             start = time.monotonic()
             first = node_limit if 0 < node_limit <= _SLICE_NODES else _SLICE_NODES
             value, code, nodes, _ = run(0, time_limit, first)
@@ -290,7 +300,7 @@ class Solver:
                 more_nodes = node_limit - nodes
                 if more_nodes <= 0:
                     return None, None, nodes
-            value, code, more, _ = _interruptible(core, lambda: run(0, seconds, more_nodes))
+            value, code, more, _ = run_interruptible(core, lambda: run(0, seconds, more_nodes))
             return value, code, nodes + more
         results: list[tuple[int | None, int | None, int, bool]] = [(None, None, 0, False)]
         results *= core.threads
@@ -303,7 +313,7 @@ class Solver:
         for thread in helpers:
             thread.start()
         try:
-            results[0] = _interruptible(core, lambda: run(0, time_limit, node_limit))
+            results[0] = run_interruptible(core, lambda: run(0, time_limit, node_limit))
         finally:
             core.request_stop()
             for thread in helpers:
@@ -331,45 +341,6 @@ class Solver:
 _SLICE_NODES = 1 << 18
 """Nodes a search runs on the calling thread (a few tens of milliseconds) before it moves to
 a helper thread that Ctrl-C can stop: nearly every solve fits, and pays for no thread."""
-
-_T = TypeVar("_T")
-
-
-def _interruptible(core: Any, work: Callable[[], _T]) -> _T:
-    """``work()`` (a search without the GIL) on a helper thread, this thread waiting where
-    signals reach it: Ctrl-C raises KeyboardInterrupt here, which first stops the search
-    (the core's stop flag, set until the helper is done) and waits for it, so the solver is
-    whole and free again when the exception arrives."""
-    box: list[tuple[bool, Any]] = []
-    began, done = threading.Event(), threading.Event()
-
-    def target() -> None:
-        began.set()
-        try:
-            box.append((True, work()))
-        except BaseException as error:  # handed to the caller below
-            box.append((False, error))
-        finally:
-            done.set()
-
-    thread = threading.Thread(target=target, name="ddz-solve", daemon=True)
-    try:
-        thread.start()
-        while not done.wait(0.2):
-            pass
-    except BaseException:
-        # The signal may come before the helper runs, or while start() waits for it: once
-        # it has begun it ends soon after the stop flag, so wait for that, asking again
-        # each turn (a search starting clears the flag).
-        if began.wait(5.0):
-            while not done.wait(0.05):
-                core.request_stop()
-        raise
-    thread.join()
-    ok, result = box[0]
-    if not ok:
-        raise result
-    return result  # type: ignore[no-any-return]
 
 
 def _side(game: Game, seat: int | None) -> int:

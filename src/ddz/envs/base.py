@@ -14,7 +14,7 @@ from typing import Any, Literal, SupportsIndex, TypeAlias, cast
 import numpy as np
 import numpy.typing as npt
 
-from ddz.base.errors import IllegalMoveError
+from ddz.base.errors import IllegalMoveError, check_integer, check_number
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.rules import VARIANTS
 from ddz.uno.game import Game as UnoGame
@@ -71,10 +71,10 @@ class Adapter(abc.ABC):
     ) -> None:
         if illegal_action not in ("raise", "lose"):
             raise ValueError(f"illegal_action is 'raise' or 'lose', not {illegal_action!r}")
-        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps is a positive integer or None, not {max_steps!r}")
+        if max_steps is not None:
+            max_steps = check_integer(max_steps, "max_steps", 1)
         self.illegal_action: IllegalAction = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_number(illegal_reward, "illegal_reward")
         self.max_steps = max_steps
         self.seed: int | None = None
         """The seed of the game being played (None before the first reset)."""

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import ClassVar, Literal, Protocol, runtime_checkable
 
 from ddz._core import moves as _core
+from ddz.base.errors import check_integer
 from ddz.doudizhu.actions import Action
 from ddz.doudizhu.cards import Cards
 from ddz.doudizhu.game import Game
@@ -135,7 +136,8 @@ class RandomAgent:
     """
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        # any integer (numpy's too) or None; never a bool, float or text, which Random took
+        self.rng = random.Random(None if seed is None else check_integer(seed, "seed"))
 
     def act(self, observation: Observation | Game) -> Action:
         """A uniformly random legal action of the observing seat (a game: its seat to act)."""
@@ -266,7 +268,8 @@ class GreedyAgent:
     """
 
     def __init__(self, seed: int | None = None) -> None:
-        del seed  # deterministic: nothing to seed
+        if seed is not None:  # deterministic: nothing to seed, but a seed is an integer
+            check_integer(seed, "seed")
 
     def __repr__(self) -> str:
         return "GreedyAgent()"

@@ -28,7 +28,8 @@ import numpy.typing as npt
 from ddz._core import playouts as _playouts
 from ddz._core import solver as _solver_core
 from ddz._core import vector as _vector
-from ddz.base.errors import check_integer
+from ddz.base.errors import check_integer, check_number
+from ddz.base.fanout import run_interruptible
 from ddz.doudizhu.actions import Action
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import Observation
@@ -48,12 +49,15 @@ def _greedy(game: Game, legal: list[Action]) -> Action:
     return legal[0]  # not reached: the C greedy chooses a legal action
 
 
+_DIRECT_PLAYOUTS = 4096
+"""Playouts a call may hold (tens of milliseconds) and still run on the calling thread."""
+_DIRECT_WORK = 1 << 22
+"""A work limit up to which a call runs on the calling thread (about 0.1 s of moves scored)."""
+
+
 def _limit(value: float | None, name: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise ValueError(f"{name} must be a positive number of seconds or None, not {value!r}")
-    return float(value)
+    """A number of seconds above 0, or None (TypeError for text, bools, ...)."""
+    return None if value is None else check_number(value, name, positive=True)
 
 
 class SolverAgent:
@@ -90,7 +94,8 @@ class SolverAgent:
         max_cards: int | None = None,
         memory_mb: int = 32,
     ) -> None:
-        del seed  # deterministic: nothing to seed
+        if seed is not None:  # deterministic: nothing to seed, but a seed is an integer
+            check_integer(seed, "seed")
         self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
         self.time_limit = _limit(time_limit, "time_limit")
         self.max_cards = None if max_cards is None else check_integer(max_cards, "max_cards", 0)
@@ -186,10 +191,10 @@ class PIMCAgent:
         self.exact_cards = check_integer(exact_cards, "exact_cards", 0, 64)
         self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
         self.solve_nodes = check_integer(solve_nodes, "solve_nodes", 0, 1 << 40)
-        self.win_weight = float(win_weight)
+        self.win_weight = check_number(win_weight, "win_weight")
         self.epsilon = check_integer(epsilon, "epsilon", 0, 1000)
         self.time_limit = _limit(time_limit, "time_limit")
-        self._rng = random.Random(seed)
+        self._rng = random.Random(None if seed is None else check_integer(seed, "seed"))
         self._solver: Solver | None = None
 
     def __repr__(self) -> str:
@@ -245,7 +250,9 @@ class PIMCAgent:
         payoffs = self._play(rules, state, worlds, self.worlds, codes[candidates], me, seed)
         if observation.phase == "play" and sum(observation.card_counts) <= self.exact_cards:
             chosen = [legal[j] for j in candidates]
-            self._solve_worlds(template, worlds.hands, chosen, payoffs, me, start)
+            # the playouts' work limit may have stopped them before the last world
+            hands = worlds.hands[: len(payoffs)]
+            self._solve_worlds(template, hands, chosen, payoffs, me, start)
         value = self._value(payoffs)
         best = value.max()
         ties = [candidates[k] for k in range(len(candidates)) if value[k] == best]
@@ -264,18 +271,30 @@ class PIMCAgent:
         """Seat ``me``'s payoff in each of the first ``count`` worlds after each action (in
         fewer worlds when the playouts' work reached ``work``)."""
         payoffs = np.empty((count, len(codes)), dtype=np.int64)
-        played, _ = _playouts.greedy_playouts(
-            rules,
-            state,
-            worlds.hands[:count],
-            worlds.kitty[:count],
-            codes,
-            me,
-            payoffs,
-            seed,
-            self.epsilon,
-            self.work,
-        )
+        hands, kitty = worlds.hands[:count], worlds.kitty[:count]
+
+        def run(stop: _playouts.Stop | None) -> tuple[int, int]:
+            return _playouts.greedy_playouts(
+                rules,
+                state,
+                hands,
+                kitty,
+                codes,
+                me,
+                payoffs,
+                seed,
+                self.epsilon,
+                self.work,
+                stop,
+            )
+
+        if count * len(codes) <= _DIRECT_PLAYOUTS or 0 < self.work <= _DIRECT_WORK:
+            played, _ = run(None)  # short: no thread to pay for
+        else:
+            # long: in C without the GIL on a helper thread, this one waiting where Ctrl-C
+            # reaches it (the solver's mechanism), the playouts stopped by their flag
+            stop = _playouts.Stop()
+            played, _ = run_interruptible(stop, lambda: run(stop))
         return payoffs[:played]
 
     def _value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:

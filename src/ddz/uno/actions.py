@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from ddz._core import uno as _core
 from ddz.base.errors import check_integer, check_text, shorten
+from ddz.base.protocol import ActionList
 from ddz.uno.cards import CARDS, COLOURS, Card, colour_index
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "Action",
     "ActionKind",
     "ActionSpace",
+    "LegalActions",
     "action_at",
     "index_of",
     "refusal",
@@ -164,12 +166,14 @@ class Action:
 
     @classmethod
     def from_code(cls, code: int) -> Action:
-        """The action of a core action code (ValueError for a number that is none)."""
+        """The action of a core action code: ValueError for every integer that is not
+        exactly some action's code (an unknown kind, a card or seat out of range, or bits set
+        in a field the kind does not use)."""
         code = check_integer(code, "an action code")
-        cached = BY_CODE.get(code)
-        if cached is not None:
-            return cached
-        return _decode(code)
+        action = BY_CODE.get(code)
+        if action is None:
+            raise ValueError(f"{shorten(code)} is no action code")
+        return action
 
     # --- reading -------------------------------------------------------------------------
 
@@ -292,23 +296,6 @@ def _check_players(players: object) -> int:
     if not 2 <= number <= _MAX_PLAYERS:
         raise ValueError(f"UNO is for 2..{_MAX_PLAYERS} players, not {number}")
     return number
-
-
-_TYPE_NAMES: dict[int, ActionKind] = {code: kind for kind, code in _KIND_CODES.items()}  # type: ignore[misc]
-
-
-def _decode(code: int) -> Action:
-    kind = _TYPE_NAMES.get(code & 7)
-    if kind is None or not 0 <= code < 1 << 15:
-        raise ValueError(f"{code} is no action code")
-    player, field, colour = (code >> 3) & 15, (code >> 7) & 63, (code >> 13) & 3
-    if kind == "play":
-        return Action(player, kind, CARDS[field], COLOURS[colour])
-    if kind == "catch":
-        return Action(player, kind, target=field)
-    if kind == "colour":
-        return Action(player, kind, colour=COLOURS[colour])
-    return Action(player, kind)
 
 
 def _all_actions() -> dict[int, Action]:
@@ -464,3 +451,23 @@ def resolution_order(
     jumps = sorted((a for a in intents if a.kind == "play" and a.player != current), key=distance)
     turn = [a for a in intents if a.player == current and a.kind not in ("uno", "catch")]
     return [*calls, *catches], jumps, turn
+
+
+class LegalActions(ActionList[Action]):
+    """``ddz.uno.Game.legal_actions()``: a list of the legal actions whose ``in`` also reads
+    text (``"play R7" in game.legal_actions()``, ``"1: uno"``): text without an ``N:``
+    prefix names the action of any player listed. Otherwise a ``list``: it equals the list
+    of the same actions."""
+
+    __slots__ = ()
+
+    def _named(self, action: object) -> Iterable[object]:
+        if not isinstance(action, str):
+            return []
+        named = []
+        for player in sorted({listed.player for listed in self}):
+            try:
+                named.append(Action.parse(action, default_player=player))
+            except ValueError:
+                return named  # the text does not read; the prefix or its words are wrong
+        return named

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from random import Random
 from typing import Protocol
 
+from ddz.base.errors import check_integer
 from ddz.uno.actions import Action
 from ddz.uno.cards import COLOURS, Card
 from ddz.uno.game import Game
@@ -56,7 +57,8 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = Random(seed)
+        # any integer (numpy's too) or None; never a bool, float or text, which Random took
+        self._rng = Random(None if seed is None else check_integer(seed, "seed"))
 
     def act(self, observation: Observation, actions: Sequence[Action]) -> Action | None:
         if observation.current_player == observation.player:

@@ -46,6 +46,7 @@ from ddz.uno import records
 from ddz.uno.actions import (
     BY_CODE,
     Action,
+    LegalActions,
     action_at,
     index_of,
     refusal,
@@ -255,16 +256,18 @@ class Game(GameBase):
 
     # --- actions -------------------------------------------------------------------------
 
-    def legal_actions(self, player: int | None = None) -> list[Action]:
+    def legal_actions(self, player: int | None = None) -> LegalActions:
         """Every legal action now, of every player (or of ``player``): the turn actions of
         the player to act first, then the UNO call, the catches and the jump-ins. A wrong
-        jump-in is not listed (see :meth:`is_wrong_jump_in`). ``[]`` once the round is over.
+        jump-in is not listed (see :meth:`is_wrong_jump_in`). Empty once the round is over.
+        A list whose ``in`` also reads text (``"play R7" in game.legal_actions()``; see
+        :class:`ddz.uno.actions.LegalActions`).
         """
-        actions = list(map(_ACTION_OF_CODE, self._core.legal_codes()))
+        actions = LegalActions(map(_ACTION_OF_CODE, self._core.legal_codes()))
         if player is None:
             return actions
         seat = self._seat(player)
-        return [action for action in actions if action.player == seat]
+        return LegalActions([action for action in actions if action.player == seat])
 
     def legal_indices(self, player: int | None = None) -> list[int]:
         """The action indices (``ddz.uno.ActionSpace``) of ``player``'s legal actions

@@ -27,7 +27,8 @@ import numpy.typing as npt
 from ddz.base import fields as _records
 from ddz.base.errors import RecordError, shorten
 from ddz.base.protocol import ObservationBase
-from ddz.uno.cards import CARDS, COLOURS, Card, cards_text, parse_cards
+from ddz.uno.cards import CARDS, COLOURS, DECK, Card, cards_text, parse_cards
+from ddz.uno.rules import MAX_PLAYERS
 
 if TYPE_CHECKING:  # observe reads a game; the game module imports this one
     from ddz.uno.game import Game
@@ -200,9 +201,17 @@ def observation_from_dict(data: object) -> Observation:
         raise RecordError("missing", field=missing[0])
     sizes = data["hand_sizes"]
     if not isinstance(sizes, list) or not all(
-        isinstance(size, int) and not isinstance(size, bool) and size >= 0 for size in sizes
+        isinstance(size, int) and not isinstance(size, bool) and 0 <= size <= len(DECK)
+        for size in sizes
     ):
-        raise RecordError(f"a list of card counts, not {shorten(sizes)}", field="hand_sizes")
+        raise RecordError(
+            f"a list of card counts 0..{len(DECK)}, not {shorten(sizes)}", field="hand_sizes"
+        )
+    if not 2 <= len(sizes) <= MAX_PLAYERS:
+        raise RecordError(
+            f"one count per player, 2..{MAX_PLAYERS} of them, not {len(sizes)}",
+            field="hand_sizes",
+        )
     values: dict[str, Any] = {"hand_sizes": tuple(sizes)}
     seats = len(sizes)
     for name in ("player", *_SEAT_FIELDS):
@@ -217,6 +226,10 @@ def observation_from_dict(data: object) -> Observation:
         value = data[name]
         if isinstance(value, bool) or not isinstance(value, int):
             raise RecordError(f"an integer, not {shorten(value)}", field=name)
+        if name == "direction" and value not in (1, -1):
+            raise RecordError(f"1 or -1, not {shorten(value)}", field=name)
+        if name != "direction" and not 0 <= value <= len(DECK):
+            raise RecordError(f"a number of cards 0..{len(DECK)}, not {shorten(value)}", field=name)
         values[name] = value
     for name in _BOOL_FIELDS:
         if not isinstance(data[name], bool):
@@ -247,7 +260,51 @@ def observation_from_dict(data: object) -> Observation:
             values[name] = tuple(parse_cards(text))
         except ValueError as error:
             raise RecordError(str(error), field=name) from None
+    _check_cards(values)
     return Observation(**values)
+
+
+_DECK_COUNTS = collections.Counter(DECK)
+
+
+def _check_cards(values: dict[str, Any]) -> None:
+    """The cards of an observation as one deal can show them, else RecordError naming the
+    field: the hand its count, the cards seen no more of a kind than the deck holds, every
+    card somewhere, the top card the discard pile's last, a drawn card in the hand, a
+    pending draw with the card that set it."""
+    hand, pile = values["hand"], values["discard_pile"]
+    if len(hand) != values["hand_sizes"][values["player"]]:
+        raise RecordError(
+            f"{len(hand)} cards, but hand_sizes gives player {values['player']} "
+            f"{values['hand_sizes'][values['player']]}",
+            field="hand",
+        )
+    seen = collections.Counter(hand)
+    for name, cards in (("hand", ()), ("discard_pile", pile)):
+        seen.update(cards)
+        for card, count in seen.items():
+            if count > _DECK_COUNTS[card]:
+                raise RecordError(
+                    f"{count} {card} seen (hand and discard pile), the deck holds "
+                    f"{_DECK_COUNTS[card]}",
+                    field=name,
+                )
+    total = sum(values["hand_sizes"]) + len(pile) + values["draw_pile_size"]
+    if total != len(DECK):
+        raise RecordError(
+            f"the hands, the discard pile and the draw pile hold {total} cards, the deck "
+            f"{len(DECK)}",
+            field="draw_pile_size",
+        )
+    if not pile or pile[-1] != values["top"]:
+        raise RecordError("the top card is the discard pile's last", field="top")
+    if values["drawn"] is not None and values["drawn"] not in hand:
+        raise RecordError(f"{values['drawn']} drawn is not in the hand", field="drawn")
+    if (values["pending"] > 0) != (values["pending_card"] is not None):
+        raise RecordError(
+            "a pending draw (pending > 0) comes with the card that set it, and only then",
+            field="pending_card",
+        )
 
 
 def observation_to_json(observation: Observation) -> str:

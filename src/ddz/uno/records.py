@@ -26,7 +26,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from ddz.base import fields as _records
-from ddz.base.errors import RecordError, check_integer, check_seed
+from ddz.base.errors import RecordError, check_integer, check_seed, shorten
 from ddz.base.seats import seat_of
 from ddz.uno.cards import CARDS, Arrangement, Deal, cards_text
 from ddz.uno.observation import (
@@ -107,6 +107,7 @@ def game_json(game: Game, arrangement: Arrangement | None) -> dict[str, Any]:
         "rules": game.rules.to_dict(),
         "seed": game.seed,
         "dealer": game.dealer,
+        "dealt": "shuffled" if deal is None else "fixed",
         "deal": deal,
         "actions": [str(action) for action in game.history],
     }
@@ -127,6 +128,24 @@ def read_json(text: object) -> RoundRecord:
         raise RecordError(str(error), field="rules") from None
     deal = None
     deal_data = _records.field(data, "deal", (dict, type(None))) if "deal" in data else None
+    # how the round was dealt, said twice so neither can be lost unnoticed; a record without
+    # "dealt" (written before it was) is read by its "deal" alone
+    if "dealt" in data:
+        dealt = _records.field(data, "dealt", str)
+        if dealt not in ("shuffled", "fixed"):
+            raise RecordError(f"'shuffled' or 'fixed', not {shorten(dealt)}", field="dealt")
+        if dealt == "fixed" and deal_data is None:
+            raise RecordError(
+                "the round was dealt from a fixed deal (dealt: 'fixed') and the record "
+                "holds no deal",
+                field="deal",
+            )
+        if dealt == "shuffled" and deal_data is not None:
+            raise RecordError(
+                "the round was shuffled from its seed (dealt: 'shuffled') and the record "
+                "holds a deal",
+                field="deal",
+            )
     if deal_data is not None:
         try:
             deal = Deal(
