@@ -44,10 +44,14 @@ def group_rows(obs: VectorObservation, table: int) -> dict[str, Any]:
     (slot,) = np.flatnonzero(group.tables == table)
     low, high = int(group.offsets[slot]), int(group.offsets[slot + 1])
     assert (low, high - low) == (int(obs.row_start[table]), int(obs.legal_count[table]))
+    assert (group.row_slot[low:high] == slot).all()
+    z_batch = group.z_batch
+    if z_batch is None:  # observe(z_batch=False): the caller gathers z per row
+        z_batch = group.z[group.row_slot].astype(np.float32)
     return {
         "position": group.position,
         "x_batch": group.x_batch[low:high],
-        "z_batch": group.z_batch[low:high],
+        "z_batch": z_batch[low:high],
         "x_no_action": group.x_no_action[slot],
         "z": group.z[slot],
     }
@@ -61,7 +65,10 @@ def check_layout(obs: VectorObservation, n: int) -> None:
         assert group.x_batch.shape[1] == (373 if index == 0 else 484)
         assert group.x_no_action.shape == (group.tables.size, 319 if index == 0 else 430)
         assert group.z.shape == (group.tables.size, 5, 162)
-        assert group.z_batch.shape == (group.x_batch.shape[0], 5, 162)
+        assert group.row_slot.shape == (group.x_batch.shape[0],)
+        if group.z_batch is not None:
+            assert group.z_batch.shape == (group.x_batch.shape[0], 5, 162)
+            assert np.array_equal(group.z_batch, group.z[group.row_slot])
         assert list(group.tables) == sorted(group.tables)
         assert group.offsets[0] == 0 and group.offsets[-1] == group.x_batch.shape[0]
         assert (np.diff(group.offsets) == obs.legal_count[group.tables]).all()
@@ -70,11 +77,14 @@ def check_layout(obs: VectorObservation, n: int) -> None:
     assert sorted(seen) == list(range(n))
 
 
-def play_mirrored(vector: VectorEnv, steps: int, rng: random.Random) -> tuple[int, int]:
+def play_mirrored(
+    vector: VectorEnv, steps: int, rng: random.Random, z_batch: bool = True
+) -> tuple[int, int]:
     """Steps ``vector`` with random actions, each table mirrored by an Env; compares every
     observation, reward and new deal. Returns (positions compared, games finished)."""
     n = vector.n
-    obs = vector.reset()
+    vector.reset()
+    obs = vector.observe(z_batch=z_batch)
     mirrors = [Env(vector.objective) for _ in range(n)]
     expected = [mirror.reset(vector.card_play_data(i)) for i, mirror in enumerate(mirrors)]
     positions = finished = 0
@@ -97,7 +107,7 @@ def play_mirrored(vector: VectorEnv, steps: int, rng: random.Random) -> tuple[in
                 after = mirrors[i].reset(vector.card_play_data(i))
             assert after is not None
             expected[i] = after
-        obs = vector.observe()
+        obs = vector.observe(z_batch=z_batch)
     return positions, finished
 
 
@@ -114,6 +124,15 @@ def test_rewards_of_each_objective_equal_env(objective: str) -> None:
     rng = random.Random(22)
     _, finished = play_mirrored(VectorEnv(16, objective, seed=5), 120, rng)
     assert finished > 16
+
+
+def test_without_z_batch_the_rest_is_the_same() -> None:
+    rng = random.Random(25)
+    positions, _ = play_mirrored(VectorEnv(16, "adp", seed=8), 100, rng, z_batch=False)
+    assert positions == 1600
+    vector = VectorEnv(5, seed=8)
+    vector.reset()
+    assert all(group.z_batch is None for group in vector.observe(z_batch=False).groups)
 
 
 def test_global_generator_deals_as_env_reset_does() -> None:

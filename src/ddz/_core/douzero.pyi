@@ -44,7 +44,7 @@ class DouzeroTables:
         kitty: npt.NDArray[np.uint8],
     ) -> None: ...
     def observe(
-        self,
+        self, with_z_batch: bool = True
     ) -> tuple[
         npt.NDArray[np.int8],
         npt.NDArray[np.int32],
@@ -54,9 +54,10 @@ class DouzeroTables:
                 npt.NDArray[np.int64],
                 npt.NDArray[np.int64],
                 npt.NDArray[np.float32],
-                npt.NDArray[np.float32],
+                npt.NDArray[np.float32] | None,
                 npt.NDArray[np.int8],
                 npt.NDArray[np.int8],
+                npt.NDArray[np.int64],
             ],
             ...,
         ],

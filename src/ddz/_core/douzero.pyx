@@ -744,7 +744,8 @@ cdef int table_features(Table* t, int8_t* xna, int8_t* z) noexcept nogil:
 cdef void table_rows(Table* t, const int8_t* xna, int width, const int8_t* z,
                      float* xb, float* zb) noexcept nogil:
     """``x_batch`` and ``z_batch`` from the position's features: one row per legal move,
-    ``width + 54`` floats (the features, then the move) and 810 floats (``z``)."""
+    ``width + 54`` floats (the features, then the move) and 810 floats (``z``); no
+    ``z_batch`` when ``zb`` is NULL."""
     cdef int k, j, stride = width + CARD_BITS
     cdef int8_t bits[CARD_BITS]
     cdef float* row
@@ -753,11 +754,13 @@ cdef void table_rows(Table* t, const int8_t* xna, int width, const int8_t* z,
         if k == 0:
             for j in range(width):
                 row[j] = xna[j]
-            for j in range(Z_VALUES):
-                zb[j] = z[j]
+            if zb != NULL:
+                for j in range(Z_VALUES):
+                    zb[j] = z[j]
         else:
             memcpy(row, xb, width * sizeof(float))
-            memcpy(zb + <Py_ssize_t>k * Z_VALUES, zb, Z_VALUES * sizeof(float))
+            if zb != NULL:
+                memcpy(zb + <Py_ssize_t>k * Z_VALUES, zb, Z_VALUES * sizeof(float))
         encode_cards(t.legal.moves + k * MOVE_BYTES, bits)
         for j in range(CARD_BITS):
             row[width + j] = bits[j]
@@ -1040,6 +1043,7 @@ cdef class DouzeroTables:
     cdef object slot_out         # int64 (n,): its index among its group's tables
     cdef list rows_out           # per position: x_batch rows, float32 (capacity, width + 54)
     cdef list zrows_out          # per position: z_batch rows, float32 (capacity, 5, 162)
+    cdef list slots_out          # per position: each row's table's index in the group, int64
     cdef list xna_out            # per position: x_no_action, int8 (n, width)
     cdef list z_out              # per position: z, int8 (n, 5, 162)
     cdef list tables_out         # per position: the tables in the group, int64 (n,)
@@ -1068,6 +1072,7 @@ cdef class DouzeroTables:
         self.slot_out = np.zeros(n, dtype=np.int64)
         self.rows_out = []
         self.zrows_out = []
+        self.slots_out = []
         self.xna_out = []
         self.z_out = []
         self.tables_out = []
@@ -1075,6 +1080,7 @@ cdef class DouzeroTables:
         for width in (LANDLORD_X, FARMER_X, FARMER_X):
             self.rows_out.append(np.empty((1, width + CARD_BITS), dtype=np.float32))
             self.zrows_out.append(np.empty((1, 5, 162), dtype=np.float32))
+            self.slots_out.append(np.empty(1, dtype=np.int64))
             self.xna_out.append(np.empty((n, width), dtype=np.int8))
             self.z_out.append(np.empty((n, 5, 162), dtype=np.int8))
             self.tables_out.append(np.empty(n, dtype=np.int64))
@@ -1139,15 +1145,17 @@ cdef class DouzeroTables:
                 raise ValueError("table %d has no game in progress: deal it first" % i)
         return 0
 
-    def observe(self):
+    def observe(self, bint with_z_batch=True):
         """Every table's ``get_obs`` for its position to act, written in one pass.
 
         Returns ``(position, count, start, groups)``: per table the position to act, its
         number of legal actions and its first row in its group; ``groups[p]`` for position
-        ``p`` is ``(tables, offsets, x_batch, z_batch, x_no_action, z)``, the tables where
-        ``p`` is to act (ascending), their rows ``offsets[j]:offsets[j + 1]`` of
-        ``x_batch``/``z_batch``, and one ``x_no_action``/``z`` row each. The arrays are
-        this object's, overwritten by the next call."""
+        ``p`` is ``(tables, offsets, x_batch, z_batch, x_no_action, z, row_slot)``, the
+        tables where ``p`` is to act (ascending), their rows ``offsets[j]:offsets[j + 1]``
+        of ``x_batch``/``z_batch``, one ``x_no_action``/``z`` row each, and for each row
+        the index ``j`` of its table. Without ``with_z_batch`` no ``z_batch`` is written
+        (it is ``z[row_slot]``) and None is given for it. The arrays are this object's,
+        overwritten by the next call."""
         cdef Py_ssize_t i, s, total
         cdef Py_ssize_t rows[3]
         cdef Py_ssize_t ntab[3]
@@ -1158,6 +1166,8 @@ cdef class DouzeroTables:
         cdef int8_t* zz[3]
         cdef int64_t* tb[3]
         cdef int64_t* off[3]
+        cdef int64_t* rs[3]
+        cdef Py_ssize_t k
         cdef int p, width
         cdef Table* t
         cdef float[:, ::1] xb_view
@@ -1166,6 +1176,7 @@ cdef class DouzeroTables:
         cdef int8_t[:, :, ::1] zz_view
         cdef int64_t[::1] tb_view
         cdef int64_t[::1] off_view
+        cdef int64_t[::1] rs_view
         cdef int8_t[::1] position = self.position_out
         cdef int32_t[::1] count = self.count_out
         cdef int64_t[::1] start = self.start_out
@@ -1193,18 +1204,21 @@ cdef class DouzeroTables:
                 total = max(rows[p], 2 * total)
                 self.rows_out[p] = np.empty((total, widths[p] + CARD_BITS), dtype=np.float32)
                 self.zrows_out[p] = np.empty((total, 5, 162), dtype=np.float32)
+                self.slots_out[p] = np.empty(total, dtype=np.int64)
             xb_view = self.rows_out[p]
             zb_view = self.zrows_out[p]
             xn_view = self.xna_out[p]
             zz_view = self.z_out[p]
             tb_view = self.tables_out[p]
             off_view = self.offsets_out[p]
+            rs_view = self.slots_out[p]
             xb[p] = &xb_view[0, 0]
             zb[p] = &zb_view[0, 0, 0]
             xn[p] = &xn_view[0, 0]
             zz[p] = &zz_view[0, 0, 0]
             tb[p] = &tb_view[0]
             off[p] = &off_view[0]
+            rs[p] = &rs_view[0]
             off[p][0] = 0
         with nogil:
             for i in range(self.n):
@@ -1213,13 +1227,17 @@ cdef class DouzeroTables:
                 s = slot[i]
                 width = table_features(t, xn[p] + s * widths[p], zz[p] + s * Z_VALUES)
                 table_rows(t, xn[p] + s * widths[p], width, zz[p] + s * Z_VALUES,
-                           xb[p] + start[i] * (widths[p] + CARD_BITS), zb[p] + start[i] * Z_VALUES)
+                           xb[p] + start[i] * (widths[p] + CARD_BITS),
+                           zb[p] + start[i] * Z_VALUES if with_z_batch else NULL)
+                for k in range(start[i], start[i] + t.legal.n):
+                    rs[p][k] = s
                 tb[p][s] = i
                 off[p][s + 1] = start[i] + t.legal.n
         groups = tuple(
             (self.tables_out[p][:ntab[p]], self.offsets_out[p][:ntab[p] + 1],
-             self.rows_out[p][:rows[p]], self.zrows_out[p][:rows[p]],
-             self.xna_out[p][:ntab[p]], self.z_out[p][:ntab[p]])
+             self.rows_out[p][:rows[p]],
+             self.zrows_out[p][:rows[p]] if with_z_batch else None,
+             self.xna_out[p][:ntab[p]], self.z_out[p][:ntab[p]], self.slots_out[p][:rows[p]])
             for p in range(3))
         return self.position_out, self.count_out, self.start_out, groups
 

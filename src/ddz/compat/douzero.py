@@ -289,16 +289,20 @@ class PositionBatch:
     :class:`Env`'s observation has for that table's ``legal_actions[k]``; ``x_no_action[j]``
     and ``z[j]`` are its ``x_no_action`` and ``z``. Every array has the one width of the
     position (``x_batch`` 373 for the landlord, 484 for the farmers), so ``x_batch`` and
-    ``z_batch`` are one forward pass of that position's model.
+    ``z_batch`` are one forward pass of that position's model. ``row_slot[r]`` is the ``j``
+    of row ``r``'s table: ``z_batch`` equals ``z[row_slot]``, which is what
+    ``observe(z_batch=False)`` leaves to the caller (``z_batch`` is then None), e.g. to run
+    DouZero's LSTM once per table rather than once per row.
     """
 
     position: str
     tables: npt.NDArray[np.int64]
     offsets: npt.NDArray[np.int64]
     x_batch: npt.NDArray[np.float32]
-    z_batch: npt.NDArray[np.float32]
+    z_batch: npt.NDArray[np.float32] | None
     x_no_action: npt.NDArray[np.int8]
     z: npt.NDArray[np.int8]
+    row_slot: npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -415,11 +419,15 @@ class VectorEnv:
         if not self._dealt:
             raise ValueError("no games yet: call reset() first")
 
-    def observe(self) -> VectorObservation:
+    def observe(self, z_batch: bool = True) -> VectorObservation:
         """Every table's observation of its position to act, grouped by position (see the
-        class); the arrays are reused by the next call."""
+        class); the arrays are reused by the next call.
+
+        ``z_batch=False`` skips writing ``z_batch`` (each table's ``z`` repeated for each
+        of its rows, the largest array: 810 floats a row): the groups' ``z_batch`` is then
+        None, and ``z[row_slot]`` is the same array."""
         self._check_dealt()
-        position, count, start, groups = self._core.observe()
+        position, count, start, groups = self._core.observe(bool(z_batch))
         landlord, up, down = (
             PositionBatch(name, *group) for name, group in zip(POSITIONS, groups, strict=True)
         )
@@ -468,10 +476,11 @@ class VectorEnv:
         group = obs.groups[int(obs.position[table])]
         slot = int(np.searchsorted(group.tables, table))
         rows = slice(int(group.offsets[slot]), int(group.offsets[slot + 1]))
+        z_rows = group.z[group.row_slot[rows]] if group.z_batch is None else group.z_batch[rows]
         return {
             "position": group.position,
             "x_batch": group.x_batch[rows].copy(),
-            "z_batch": group.z_batch[rows].copy(),
+            "z_batch": z_rows.astype(np.float32),
             "legal_actions": self._core.legal_actions(table),
             "x_no_action": group.x_no_action[slot].copy(),
             "z": group.z[slot].copy(),
