@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import os
 import random
+import sys
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -272,3 +275,107 @@ def test_same_observations_as_douzero_get_obs() -> None:
             expected[i] = after
         obs = vector.observe()
     assert finished > 0
+
+
+def replayed(vector: VectorEnv, table: int) -> dict[str, Any]:
+    """Env's observation after table ``table``'s deal and moves so far, replayed."""
+    env = Env(vector.objective)
+    obs = env.reset(vector.card_play_data(table))
+    for move in vector._core.history_counts(table):
+        obs, _, done, _ = env.step([VALUES[r] for r in range(15) for _ in range(move[r])])
+        assert not done and obs is not None
+    return obs
+
+
+@pytest.fixture
+def switch_often() -> Iterator[None]:
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
+
+
+def run_threads(work: Callable[[int], None], count: int = 4) -> None:
+    errors: list[BaseException] = []
+    start = threading.Barrier(count)
+
+    def body(i: int) -> None:
+        try:
+            start.wait()
+            work(i)
+        except BaseException as error:  # re-raised in the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=body, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+
+
+@pytest.mark.usefixtures("switch_often")
+def test_one_vector_env_shared_by_threads_is_serialised() -> None:
+    vector = VectorEnv(32, seed=4)
+    vector.reset()
+    steps: list[int] = []
+
+    def work(i: int) -> None:
+        for _ in range(40):
+            obs = vector.observe(z_batch=bool(i % 2))
+            assert obs.legal_count.min() >= 1
+            vector.step(np.zeros(32, dtype=np.int64))  # the first action is always legal
+            steps.append(i)
+            vector.table_observation(i)
+
+    run_threads(work)
+    assert len(steps) == 160
+    for table in range(32):
+        assert_same_obs(replayed(vector, table), vector.table_observation(table))
+
+
+@pytest.mark.usefixtures("switch_often")
+def test_the_raw_core_refuses_a_second_thread_and_stays_whole() -> None:
+    """DouzeroTables used from threads without a lock: a call while another runs raises
+    RuntimeError; nothing is ever read half stepped, and every table replays."""
+    vector = VectorEnv(64, seed=5)
+    vector.reset()
+    core = vector._core
+    refused: list[str] = []
+
+    def work(i: int) -> None:
+        for _ in range(60):
+            try:
+                if i % 2:
+                    core.observe(bool(i % 4 == 1))
+                else:
+                    core.step(np.zeros(64, dtype=np.int64), True)
+            except RuntimeError as error:
+                refused.append(str(error))
+
+    run_threads(work)
+    assert all("in use by another thread" in message for message in refused)
+    vector.observe()
+    for table in range(64):
+        assert_same_obs(replayed(vector, table), vector.table_observation(table))
+
+
+def test_the_core_reads_a_copy_of_the_arrays_it_is_given() -> None:
+    vector = VectorEnv(3, seed=6)
+    obs = vector.reset()
+    core = vector._core
+    with pytest.raises(TypeError):
+        core.deal_seeded(np.array([0.0]))
+    with pytest.raises(TypeError):
+        core.deal(np.array([0]), np.zeros((1, 3, 15), dtype=np.int64), np.zeros((1, 15)))
+    with pytest.raises(IndexError):
+        core.deal_seeded(np.array([3], dtype=np.int64))
+    # the row starts handed out are the core's output, not its input: writing them is harmless
+    obs.row_start[:] = 10**9
+    again = vector.observe()
+    assert again.row_start.max() < again.legal_count.sum()
+    for table in range(3):
+        assert_same_obs(replayed(vector, table), vector.table_observation(table))

@@ -799,6 +799,16 @@ cdef list move_lists(const MoveList* ml):
     return out
 
 
+cdef object private_copy(object array, object dtype, int ndim, str what):
+    """A C-ordered copy of ``array``, which must have ``dtype`` and ``ndim`` dimensions
+    already: the core checks and reads the copy, never the caller's array again."""
+    out = np.array(array, order="C", copy=True)
+    if out.dtype != dtype or out.ndim != ndim:
+        raise TypeError("%s must be a %d-dimensional %s array"
+                        % (what, ndim, np.dtype(dtype).name))
+    return out
+
+
 cdef int check_hands(const uint8_t[:, ::1] hands) except -1:
     """What keeps a table in bounds: three rows of 15 counts the deck can hold, 1 to 20
     cards a hand (ddz.compat.douzero checks the deal itself)."""
@@ -1030,17 +1040,26 @@ cdef class DouzeroTables:
     each group in arrays of its own width that this object keeps and reuses: see
     ``observe``. A table has no game until it is dealt (``deal`` or ``deal_seeded``) and
     none once its game is over, until it is dealt again (``step`` can do that itself).
+
+    Every method that reads or writes the tables marks the object busy while it runs (it
+    may release the GIL): a call from a second thread meanwhile raises RuntimeError rather
+    than reading a table half stepped. The arrays a method is given are copied before they
+    are checked, and only the copies are read with the GIL released.
+    ``ddz.compat.douzero.VectorEnv`` serialises its callers with a lock.
     """
 
     cdef Table* tables
     cdef uint64_t* episodes
+    cdef int64_t* scratch        # step's actions, copied out of the caller's array
+    cdef int64_t* starts         # observe's row starts and group slots, kept out of the
+    cdef int64_t* slots          # arrays it hands out (a caller may write those meanwhile)
+    cdef bint busy
     cdef readonly Py_ssize_t n
     cdef readonly uint64_t seed
     cdef readonly int objective
     cdef object position_out     # int8 (n,): the position to act at each table
     cdef object count_out        # int32 (n,): its number of legal actions
     cdef object start_out        # int64 (n,): its first row in its group's row arrays
-    cdef object slot_out         # int64 (n,): its index among its group's tables
     cdef list rows_out           # per position: x_batch rows, float32 (capacity, width + 54)
     cdef list zrows_out          # per position: z_batch rows, float32 (capacity, 5, 162)
     cdef list slots_out          # per position: each row's table's index in the group, int64
@@ -1057,7 +1076,11 @@ cdef class DouzeroTables:
             raise ValueError("objective 0 (adp), 1 (logadp) or 2 (wp)")
         self.tables = <Table*>calloc(n, sizeof(Table))
         self.episodes = <uint64_t*>calloc(n, sizeof(uint64_t))
-        if self.tables == NULL or self.episodes == NULL:
+        self.scratch = <int64_t*>calloc(n, sizeof(int64_t))
+        self.starts = <int64_t*>calloc(n, sizeof(int64_t))
+        self.slots = <int64_t*>calloc(n, sizeof(int64_t))
+        if (self.tables == NULL or self.episodes == NULL or self.scratch == NULL
+                or self.starts == NULL or self.slots == NULL):
             raise MemoryError()
         self.n = n
         for i in range(n):
@@ -1069,7 +1092,6 @@ cdef class DouzeroTables:
         self.position_out = np.zeros(n, dtype=np.int8)
         self.count_out = np.zeros(n, dtype=np.int32)
         self.start_out = np.zeros(n, dtype=np.int64)
-        self.slot_out = np.zeros(n, dtype=np.int64)
         self.rows_out = []
         self.zrows_out = []
         self.slots_out = []
@@ -1093,50 +1115,72 @@ cdef class DouzeroTables:
                 table_free(&self.tables[i])
             free(self.tables)
         free(self.episodes)
+        free(self.scratch)
+        free(self.starts)
+        free(self.slots)
+
+    cdef int enter(self) except -1:
+        if self.busy:
+            raise RuntimeError("this DouzeroTables is in use by another thread "
+                               "(ddz.compat.douzero.VectorEnv serialises its callers)")
+        self.busy = True
+        return 0
 
     cdef int _check_table(self, Py_ssize_t table) except -1:
         if not 0 <= table < self.n:
             raise IndexError("no table %d (there are %d)" % (table, self.n))
         return 0
 
-    def deal_seeded(self, const int64_t[::1] which not None):
-        """Deal the tables ``which`` from the seed: table i's k-th seeded deal is drawn from
-        its own stream (the seed, i and k), whatever the other tables do."""
+    def deal_seeded(self, which):
+        """Deal the tables ``which`` (int64) from the seed: table i's k-th seeded deal is
+        drawn from its own stream (the seed, i and k), whatever the other tables do."""
         cdef Py_ssize_t k, i
         cdef uint8_t hands[3 * RANKS]
         cdef uint8_t kitty[RANKS]
         cdef bint failed = False
-        for k in range(which.shape[0]):
-            self._check_table(which[k])
-        with nogil:
-            for k in range(which.shape[0]):
-                i = which[k]
-                seeded_deal(deal_seed(self.seed, i, self.episodes[i]), hands, kitty)
-                self.episodes[i] += 1
-                if table_deal(&self.tables[i], hands, kitty) < 0:
-                    failed = True
+        cdef const int64_t[::1] chosen = private_copy(which, np.int64, 1, "which")
+        self.enter()
+        try:
+            for k in range(chosen.shape[0]):
+                self._check_table(chosen[k])
+            with nogil:
+                for k in range(chosen.shape[0]):
+                    i = chosen[k]
+                    seeded_deal(deal_seed(self.seed, i, self.episodes[i]), hands, kitty)
+                    self.episodes[i] += 1
+                    if table_deal(&self.tables[i], hands, kitty) < 0:
+                        failed = True
+        finally:
+            self.busy = False
         if failed:
             raise MemoryError()
 
-    def deal(self, const int64_t[::1] which not None, const uint8_t[:, :, ::1] hands not None,
-             const uint8_t[:, ::1] kitty not None):
-        """Deal table ``which[k]`` the three hands ``hands[k]`` (count rows, landlord first)
-        and the landlord's extra cards ``kitty[k]`` (15 counts). Only what keeps the core
-        in bounds is checked here; ddz.compat.douzero checks the deal."""
+    def deal(self, which, hands, kitty):
+        """Deal table ``which[k]`` (int64) the three hands ``hands[k]`` (uint8 count rows,
+        landlord first) and the landlord's extra cards ``kitty[k]`` (15 uint8 counts). Only
+        what keeps the core in bounds is checked here; ddz.compat.douzero checks the
+        deal."""
         cdef Py_ssize_t k, r
-        if hands.shape[0] != which.shape[0] or kitty.shape[0] != which.shape[0]:
+        cdef const int64_t[::1] chosen = private_copy(which, np.int64, 1, "which")
+        cdef const uint8_t[:, :, ::1] dealt = private_copy(hands, np.uint8, 3, "hands")
+        cdef const uint8_t[:, ::1] extra = private_copy(kitty, np.uint8, 2, "kitty")
+        if dealt.shape[0] != chosen.shape[0] or extra.shape[0] != chosen.shape[0]:
             raise ValueError("one deal (hands and kitty) per table")
-        if kitty.shape[1] != RANKS:
+        if extra.shape[1] != RANKS:
             raise ValueError("kitty rows of 15 counts")
-        for k in range(which.shape[0]):
-            self._check_table(which[k])
-            check_hands(hands[k])
-            for r in range(RANKS):
-                if kitty[k, r] > hands[k, 0, r]:
-                    raise ValueError("the kitty holds cards the landlord does not")
-        for k in range(which.shape[0]):
-            if table_deal(&self.tables[which[k]], &hands[k, 0, 0], &kitty[k, 0]) < 0:
-                raise MemoryError()
+        self.enter()
+        try:
+            for k in range(chosen.shape[0]):
+                self._check_table(chosen[k])
+                check_hands(dealt[k])
+                for r in range(RANKS):
+                    if extra[k, r] > dealt[k, 0, r]:
+                        raise ValueError("the kitty holds cards the landlord does not")
+            for k in range(chosen.shape[0]):
+                if table_deal(&self.tables[chosen[k]], &dealt[k, 0, 0], &extra[k, 0]) < 0:
+                    raise MemoryError()
+        finally:
+            self.busy = False
 
     cdef int _check_playing(self) except -1:
         cdef Py_ssize_t i
@@ -1156,6 +1200,13 @@ cdef class DouzeroTables:
         the index ``j`` of its table. Without ``with_z_batch`` no ``z_batch`` is written
         (it is ``z[row_slot]``) and None is given for it. The arrays are this object's,
         overwritten by the next call."""
+        self.enter()
+        try:
+            return self._observe(with_z_batch)
+        finally:
+            self.busy = False
+
+    cdef object _observe(self, bint with_z_batch):
         cdef Py_ssize_t i, s, total
         cdef Py_ssize_t rows[3]
         cdef Py_ssize_t ntab[3]
@@ -1179,8 +1230,9 @@ cdef class DouzeroTables:
         cdef int64_t[::1] rs_view
         cdef int8_t[::1] position = self.position_out
         cdef int32_t[::1] count = self.count_out
-        cdef int64_t[::1] start = self.start_out
-        cdef int64_t[::1] slot = self.slot_out
+        cdef int64_t* start = self.starts
+        cdef int64_t* slot = self.slots
+        cdef int64_t[::1] start_view = self.start_out
         self._check_playing()
         widths[0] = LANDLORD_X
         widths[1] = FARMER_X
@@ -1233,6 +1285,7 @@ cdef class DouzeroTables:
                     rs[p][k] = s
                 tb[p][s] = i
                 off[p][s + 1] = start[i] + t.legal.n
+        memcpy(&start_view[0], start, self.n * sizeof(int64_t))
         groups = tuple(
             (self.tables_out[p][:ntab[p]], self.offsets_out[p][:ntab[p] + 1],
              self.rows_out[p][:rows[p]],
@@ -1247,20 +1300,30 @@ cdef class DouzeroTables:
         bool arrays, the reward DouZero's Env gives (the landlord's sign) where a game
         ended. With ``redeal`` a finished table is dealt its next seeded deal at once;
         without, it waits for ``deal``."""
+        self.enter()
+        try:
+            return self._step(actions, redeal)
+        finally:
+            self.busy = False
+
+    cdef object _step(self, const int64_t[::1] actions, bint redeal):
         cdef Py_ssize_t i
         cdef Table* t
         cdef int over
         cdef uint8_t hands[3 * RANKS]
         cdef uint8_t kitty[RANKS]
         cdef bint failed = False
+        cdef int64_t* chosen = self.scratch
         if actions.shape[0] != self.n:
             raise ValueError("one action per table: %d, not %d" % (self.n, actions.shape[0]))
         self._check_playing()
         for i in range(self.n):
+            chosen[i] = actions[i]      # read once: the checks and the play use the copy
+        for i in range(self.n):
             t = &self.tables[i]
-            if not 0 <= actions[i] < t.legal.n:
+            if not 0 <= chosen[i] < t.legal.n:
                 raise IndexError("table %d has no legal action %d (it has %d)"
-                                 % (i, actions[i], t.legal.n))
+                                 % (i, chosen[i], t.legal.n))
             if t.n_plies >= MAX_PLIES:
                 raise RuntimeError("the game is longer than any DouZero game can be")
         rewards = np.zeros(self.n, dtype=np.float64)
@@ -1270,7 +1333,7 @@ cdef class DouzeroTables:
         with nogil:
             for i in range(self.n):
                 t = &self.tables[i]
-                over = table_play(t, <int>actions[i])
+                over = table_play(t, <int>chosen[i])
                 if over < 0:
                     failed = True
                 elif over == 1:
@@ -1288,6 +1351,13 @@ cdef class DouzeroTables:
     def legal_actions(self, Py_ssize_t table):
         """Table ``table``'s legal actions as DouZero lists them (row k of its rows is
         action k)."""
+        self.enter()
+        try:
+            return self._legal_actions(table)
+        finally:
+            self.busy = False
+
+    cdef object _legal_actions(self, Py_ssize_t table):
         self._check_table(table)
         if self.tables[table].winner_at != -1:
             raise ValueError("table %d has no game in progress" % table)
@@ -1296,6 +1366,13 @@ cdef class DouzeroTables:
     def deal_counts(self, Py_ssize_t table):
         """Table ``table``'s current deal: the hands as dealt, (3, 15) counts, and the
         landlord's extra cards, 15 counts."""
+        self.enter()
+        try:
+            return self._deal_counts(table)
+        finally:
+            self.busy = False
+
+    cdef object _deal_counts(self, Py_ssize_t table):
         cdef int p, r
         self._check_table(table)
         cdef Table* t = &self.tables[table]
@@ -1314,6 +1391,13 @@ cdef class DouzeroTables:
 
     def history_counts(self, Py_ssize_t table):
         """Table ``table``'s moves so far as a (plies, 15) uint8 array of counts."""
+        self.enter()
+        try:
+            return self._history_counts(table)
+        finally:
+            self.busy = False
+
+    cdef object _history_counts(self, Py_ssize_t table):
         cdef int j, r
         self._check_table(table)
         cdef Table* t = &self.tables[table]

@@ -29,6 +29,7 @@ its rows in one forward pass, and one call plays a move at every table.
 from __future__ import annotations
 
 import copy
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -358,7 +359,8 @@ class VectorEnv:
     farmers.
 
     The arrays of a :class:`VectorObservation` belong to this object and are overwritten
-    by the next :meth:`observe`: copy what must outlive it.
+    by the next :meth:`observe`: copy what must outlive it. Calls from several threads are
+    serialised by a lock.
 
     >>> import numpy as np
     >>> from ddz.compat.douzero import VectorEnv
@@ -390,6 +392,7 @@ class VectorEnv:
         )
         self._dealt = False
         self._observed: VectorObservation | None = None
+        self._lock = threading.RLock()
 
     @property
     def n(self) -> int:
@@ -398,9 +401,10 @@ class VectorEnv:
 
     def reset(self) -> VectorObservation:
         """Deal every table a new game (its next deal) and return :meth:`observe`."""
-        self._deal(np.arange(self.n, dtype=np.int64))
-        self._dealt = True
-        return self.observe()
+        with self._lock:
+            self._deal(np.arange(self.n, dtype=np.int64))
+            self._dealt = True
+            return self.observe()
 
     def _deal(self, tables: npt.NDArray[np.int64]) -> None:
         self._observed = None
@@ -426,13 +430,14 @@ class VectorEnv:
         ``z_batch=False`` skips writing ``z_batch`` (each table's ``z`` repeated for each
         of its rows, the largest array: 810 floats a row): the groups' ``z_batch`` is then
         None, and ``z[row_slot]`` is the same array."""
-        self._check_dealt()
-        position, count, start, groups = self._core.observe(bool(z_batch))
-        landlord, up, down = (
-            PositionBatch(name, *group) for name, group in zip(POSITIONS, groups, strict=True)
-        )
-        self._observed = VectorObservation(position, count, start, (landlord, up, down))
-        return self._observed
+        with self._lock:
+            self._check_dealt()
+            position, count, start, groups = self._core.observe(bool(z_batch))
+            landlord, up, down = (
+                PositionBatch(name, *group) for name, group in zip(POSITIONS, groups, strict=True)
+            )
+            self._observed = VectorObservation(position, count, start, (landlord, up, down))
+            return self._observed
 
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
         """Play at every table ``i`` its legal action ``actions[i]`` (an index into its
@@ -453,44 +458,48 @@ class VectorEnv:
             indexes = np.ascontiguousarray(chosen, dtype=np.int64)
         if chosen.dtype.kind == "u" and (chosen > np.iinfo(np.int64).max).any():
             raise IndexError("an action index is larger than any table's legal actions")
-        self._observed = None
-        rewards, dones = self._core.step(indexes, self.seed is not None)
-        if self.seed is None and dones.any():
-            self._deal(np.flatnonzero(dones).astype(np.int64))
-        return rewards, dones
+        with self._lock:
+            self._observed = None
+            rewards, dones = self._core.step(indexes, self.seed is not None)
+            if self.seed is None and dones.any():
+                self._deal(np.flatnonzero(dones).astype(np.int64))
+            return rewards, dones
 
     def legal_actions(self, table: int) -> list[list[int]]:
         """Table ``table``'s legal actions as :class:`Env` lists them (fresh lists)."""
-        self._check_dealt()
-        return self._core.legal_actions(table)
+        with self._lock:
+            self._check_dealt()
+            return self._core.legal_actions(table)
 
     def table_observation(self, table: int) -> dict[str, Any]:
         """Table ``table``'s observation as :class:`Env` returns it (``get_obs``'s dict,
         copies of its rows of the current :meth:`observe`)."""
-        self._check_dealt()
-        obs = self._observed if self._observed is not None else self.observe()
-        if isinstance(table, bool) or not isinstance(table, (int, np.integer)):
-            raise TypeError(f"table must be an int, not {shorten(table)}")
-        if not 0 <= table < self.n:
-            raise IndexError(f"no table {table} (there are {self.n})")
-        group = obs.groups[int(obs.position[table])]
-        slot = int(np.searchsorted(group.tables, table))
-        rows = slice(int(group.offsets[slot]), int(group.offsets[slot + 1]))
-        z_rows = group.z[group.row_slot[rows]] if group.z_batch is None else group.z_batch[rows]
-        return {
-            "position": group.position,
-            "x_batch": group.x_batch[rows].copy(),
-            "z_batch": z_rows.astype(np.float32),
-            "legal_actions": self._core.legal_actions(table),
-            "x_no_action": group.x_no_action[slot].copy(),
-            "z": group.z[slot].copy(),
-        }
+        with self._lock:
+            self._check_dealt()
+            obs = self._observed if self._observed is not None else self.observe()
+            if isinstance(table, bool) or not isinstance(table, (int, np.integer)):
+                raise TypeError(f"table must be an int, not {shorten(table)}")
+            if not 0 <= table < self.n:
+                raise IndexError(f"no table {table} (there are {self.n})")
+            group = obs.groups[int(obs.position[table])]
+            slot = int(np.searchsorted(group.tables, table))
+            rows = slice(int(group.offsets[slot]), int(group.offsets[slot + 1]))
+            z_rows = group.z[group.row_slot[rows]] if group.z_batch is None else group.z_batch[rows]
+            return {
+                "position": group.position,
+                "x_batch": group.x_batch[rows].copy(),
+                "z_batch": z_rows.astype(np.float32),
+                "legal_actions": self._core.legal_actions(table),
+                "x_no_action": group.x_no_action[slot].copy(),
+                "z": group.z[slot].copy(),
+            }
 
     def card_play_data(self, table: int) -> dict[str, list[int]]:
         """Table ``table``'s current deal as DouZero's ``card_play_data`` dict:
         ``Env.reset(card_play_data)`` (DouZero's too) plays the same game from it."""
-        self._check_dealt()
-        hands, kitty = self._core.deal_counts(table)
-        deal = {position: _cards(hands[k]) for k, position in enumerate(POSITIONS)}
-        deal["three_landlord_cards"] = _cards(kitty)
-        return deal
+        with self._lock:
+            self._check_dealt()
+            hands, kitty = self._core.deal_counts(table)
+            deal = {position: _cards(hands[k]) for k, position in enumerate(POSITIONS)}
+            deal["three_landlord_cards"] = _cards(kitty)
+            return deal
