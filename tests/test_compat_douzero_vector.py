@@ -363,16 +363,48 @@ def test_the_raw_core_refuses_a_second_thread_and_stays_whole() -> None:
         assert_same_obs(replayed(vector, table), vector.table_observation(table))
 
 
-def test_the_core_reads_a_copy_of_the_arrays_it_is_given() -> None:
+def test_the_core_checks_a_copy_of_the_arrays_it_is_given() -> None:
     vector = VectorEnv(3, seed=6)
     obs = vector.reset()
     core = vector._core
+    before = [vector.card_play_data(i) for i in range(3)]
     with pytest.raises(TypeError):
         core.deal_seeded(np.array([0.0]))
     with pytest.raises(TypeError):
         core.deal(np.array([0]), np.zeros((1, 3, 15), dtype=np.int64), np.zeros((1, 15)))
     with pytest.raises(IndexError):
         core.deal_seeded(np.array([3], dtype=np.int64))
+    which = np.array([0, 1], dtype=np.int64)
+    hands = np.zeros((2, 3, 15), dtype=np.uint8)
+    hands[:, :, :13] = 1  # one of each of 3..2 in every hand, both jokers the landlord's
+    hands[:, 0, 13:] = 1
+    kitty = np.zeros((2, 15), dtype=np.uint8)
+
+    def changed(array: Any, index: tuple[Any, ...], value: int) -> Any:
+        array = array.copy()
+        array[index] = value
+        return array
+
+    for bad_hands, bad_kitty, message in (
+        (hands[:1], kitty, "one deal"),
+        (hands[:, :, :14].copy(), kitty, "15 counts"),
+        (hands, kitty[:, :14].copy(), "15 counts"),
+        (changed(hands, (1, 2, 0), 5), kitty, "deck"),  # five 3s in a hand
+        (changed(hands, (0, 1, 0), 3), kitty, "deck"),  # five 3s in all
+        (changed(hands, (1, 1, 14), 1), kitty, "deck"),  # a second big joker
+        (changed(hands, (0, 2), 0), kitty, "1 to 20"),  # an empty hand
+        (changed(hands, (1, 0, slice(0, 6)), 2), kitty, "1 to 20"),  # 21 cards
+        (hands, changed(kitty, (1, 3), 2), "kitty"),  # two 6s the landlord has not
+    ):
+        with pytest.raises(ValueError, match=message):
+            core.deal(which, bad_hands, bad_kitty)
+    with pytest.raises(IndexError):
+        core.deal(np.array([0, 3], dtype=np.int64), hands, kitty)
+    assert [vector.card_play_data(i) for i in range(3)] == before  # nothing was dealt
+    core.deal(which, hands, changed(kitty, (1, 13), 1))  # the checks pass a good deal
+    assert vector.card_play_data(1)["three_landlord_cards"] == [20]
+    assert vector.card_play_data(2) == before[2]
+    obs = vector.observe()
     # the row starts handed out are the core's output, not its input: writing them is harmless
     obs.row_start[:] = 10**9
     again = vector.observe()

@@ -810,16 +810,18 @@ cdef object private_copy(object array, object dtype, int ndim, str what):
 
 
 cdef int check_hands(const uint8_t[:, ::1] hands) except -1:
-    """What keeps a table in bounds: three rows of 15 counts the deck can hold, 1 to 20
-    cards a hand (ddz.compat.douzero checks the deal itself)."""
+    """What keeps a table in bounds and its encodings whole: three rows of 15 counts, no
+    more of a card than the deck has, 1 to 20 cards a hand (ddz.compat.douzero checks the
+    deal itself)."""
     cdef int p, r, total
     if hands.shape[0] != 3 or hands.shape[1] != RANKS:
         raise ValueError("three rows of 15 counts")
+    for r in range(RANKS):
+        if hands[0, r] + hands[1, r] + hands[2, r] > (4 if r < 13 else 1):
+            raise ValueError("the hands hold more of a card than the deck has")
     for p in range(3):
         total = 0
         for r in range(RANKS):
-            if hands[p, r] > (4 if r < 13 else 1):
-                raise ValueError("more of a card than the deck has")
             total += hands[p, r]
         if not 1 <= total <= 20:
             raise ValueError("a hand holds 1 to 20 cards")
