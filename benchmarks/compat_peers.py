@@ -14,6 +14,16 @@ reported, and the ratio of the medians.
 ``rlcard``   ``rlcard.make("doudizhu")`` against ``ddz.compat.rlcard.make("doudizhu")``
 ``uno``      ``rlcard.make("uno")`` against ``ddz.compat.rlcard.make("uno")``
 
+``douzero-batch`` is ddz against itself: ``--tables`` (64) tables' DouZero observations
+written by one ``ddz.compat.douzero.VectorEnv.observe()`` call, against one
+``ddz.compat.douzero.get_obs`` call on each of ``--tables`` drop-in ``Env`` objects holding
+the same games (checked equal first), and ``observe(z_batch=False)``, which leaves out the
+largest array (``z_batch``, each table's ``z`` repeated per row; ``z[row_slot]`` gives it).
+The tables are played in lockstep with random actions to ``--samples`` points spread over
+their games (deals, leads with many rows, answers with few); at each point the three are
+timed in turn, each the best of 5 calls; the median over the points of each is reported, and
+the ratios of the medians.
+
 The script installs nothing: a peer that does not import is skipped with a message. Run it
 with a Python that has ddz and the peers (``pip install --no-deps douzero==1.1.0``,
 ``pip install rlcard==1.2.0``).
@@ -119,16 +129,98 @@ def measure(run: Callable[[int, int], Sample], games: int, seed: int) -> float:
     return steps / seconds
 
 
+def douzero_batch(tables: int, samples: int, seed: int) -> dict[str, Any]:
+    """VectorEnv.observe() against ``tables`` separate Env observations, same positions."""
+    from ddz.compat.douzero import Env, VectorEnv, get_obs
+
+    rng = random.Random(seed)
+    vector = VectorEnv(tables, "adp", seed=seed)
+    obs = vector.reset()
+    envs = [Env("adp") for _ in range(tables)]
+    for i, env in enumerate(envs):
+        env.reset(vector.card_play_data(i))
+    one_call: list[float] = []
+    no_z_batch: list[float] = []
+    separate: list[float] = []
+    rows: list[int] = []
+    for _ in range(samples):
+        for _ in range(rng.randrange(1, 12)):  # advance, untimed, to the next point
+            actions = [rng.randrange(int(count)) for count in obs.legal_count]
+            legal = [vector.legal_actions(i) for i in range(tables)]
+            _, dones = vector.step(actions)
+            for i, env in enumerate(envs):
+                env.step(legal[i][actions[i]])
+                if dones[i]:
+                    env.reset(vector.card_play_data(i))
+            obs = vector.observe()
+        for i, env in enumerate(envs):  # the same observations, array for array
+            mine, theirs = vector.table_observation(i), get_obs(env)
+            for key, value in theirs.items():
+                if isinstance(value, np.ndarray):
+                    assert value.dtype == mine[key].dtype, key
+                    assert np.array_equal(value, mine[key]), key
+                else:
+                    assert value == mine[key], key
+        rows.append(int(obs.legal_count.sum()))
+        gc.disable()
+        try:
+            best_one = best_no_z = best_separate = float("inf")
+            for _ in range(5):
+                start = time.perf_counter()
+                vector.observe()
+                best_one = min(best_one, time.perf_counter() - start)
+                start = time.perf_counter()
+                vector.observe(z_batch=False)
+                best_no_z = min(best_no_z, time.perf_counter() - start)
+                start = time.perf_counter()
+                for env in envs:
+                    get_obs(env)
+                best_separate = min(best_separate, time.perf_counter() - start)
+        finally:
+            gc.enable()
+        one_call.append(best_one)
+        no_z_batch.append(best_no_z)
+        separate.append(best_separate)
+    return {
+        "one_call_s": one_call,
+        "no_z_batch_s": no_z_batch,
+        "separate_s": separate,
+        "rows": rows,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games per peer sample")
     parser.add_argument("--ratio", type=int, default=10, help="ddz plays this many times more")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--only", nargs="*", default=None, help="douzero, doudizhu, uno")
+    parser.add_argument(
+        "--only", nargs="*", default=None, help="douzero, doudizhu, uno, douzero-batch"
+    )
     parser.add_argument("--json", default=None, help="write every sample here")
+    parser.add_argument("--tables", type=int, default=64, help="douzero-batch: tables")
+    parser.add_argument("--samples", type=int, default=41, help="douzero-batch: points timed")
     args = parser.parse_args()
     results: dict[str, Any] = {}
+    if args.only is None or "douzero-batch" in args.only:
+        batch = douzero_batch(args.tables, args.samples, args.seed)
+        one = statistics.median(batch["one_call_s"])
+        no_z = statistics.median(batch["no_z_batch_s"])
+        separate = statistics.median(batch["separate_s"])
+        print(f"DouZero observations of {args.tables} tables, median of {args.samples} points")
+        print(f"(median {statistics.median(batch['rows']):.0f} x_batch rows a point)")
+        print(f"{'':46}{'us/call':>12}{'ratio':>9}")
+        for label, seconds in (
+            (f"{args.tables} x ddz.compat.douzero.get_obs(Env)", separate),
+            ("ddz.compat.douzero.VectorEnv.observe()", one),
+            ("VectorEnv.observe(z_batch=False)", no_z),
+        ):
+            print(f"{label:46}{seconds * 1e6:>12,.0f}{separate / seconds:>8.1f}x")
+        print()
+        results["douzero-batch"] = dict(
+            batch, ratio=separate / one, ratio_no_z_batch=separate / no_z
+        )
     print(f"{'environment':46}{'steps/s':>12}{'ratio':>9}")
     print("-" * 67)
     for name, (peer_name, peer, ours_name, ours) in pairs().items():

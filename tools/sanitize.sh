@@ -46,7 +46,8 @@ cd "$work"                           # import the installed build, not the sourc
 python -c "import ddz, ddz._core.game; print('sanitize.sh: testing', ddz.__file__)"
 tests=(adversarial test_threads.py test_game.py test_moves.py test_batch.py test_simulation.py
        test_state_key.py test_positions.py test_worlds.py test_uno_engine.py test_uno_vector.py
-       test_solver.py test_solver_positions.py test_search_agents.py test_observation_vector.py)
+       test_solver.py test_solver_positions.py test_search_agents.py test_observation_vector.py
+       test_compat_douzero.py test_compat_douzero_vector.py)
 python -m pytest -p no:cacheprovider -q --rootdir="$here" -c "$here/pyproject.toml" \
     "${tests[@]/#/$here/tests/}" "$@"
 echo "sanitize.sh: clean"

@@ -24,9 +24,11 @@ landlord_down, landlord_up.
 
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
-from libc.stdint cimport uint8_t, int8_t
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy, memset, memcmp
+
+from ddz._core.rng cimport below, splitmix64
 
 import numpy as np
 
@@ -42,6 +44,10 @@ cdef enum:
     DOWN = 2
     LANDLORD_X = 319         # x_no_action sizes
     FARMER_X = 430
+    Z_VALUES = 810           # z: 5 x 162
+    ADP = 0                  # DouZero's objectives
+    LOGADP = 1
+    WP = 2
 
 cdef enum:                   # douzero.env.utils move types
     T_PASS = 0
@@ -594,113 +600,292 @@ cdef inline void bomb_one_hot(int bombs, int8_t* out) noexcept nogil:
 cdef object POSITIONS = ("landlord", "landlord_up", "landlord_down")
 
 
+cdef struct Table:
+    # the card-play state of one game: DouzeroCore holds one, DouzeroTables an array
+    uint8_t hands[3][16]
+    uint8_t played[3][16]
+    uint8_t last[3][16]
+    uint8_t kitty[16]            # the landlord's three extra cards (DouzeroTables' deals)
+    uint8_t history[MAX_PLIES][16]
+    int n_plies
+    int to_act
+    int n_bombs
+    int winner_at                # -1 while playing, else the position that emptied its hand
+    MoveList legal
+
+
+cdef int table_init(Table* t) noexcept nogil:
+    """An empty table with its legal-move buffer; -1 when that allocation fails."""
+    memset(t, 0, sizeof(Table))
+    t.winner_at = -1
+    t.legal.cap = 256
+    t.legal.moves = <uint8_t*>malloc(t.legal.cap * MOVE_BYTES)
+    return 0 if t.legal.moves != NULL else -1
+
+
+cdef void table_free(Table* t) noexcept nogil:
+    free(t.legal.moves)
+    t.legal.moves = NULL
+
+
+cdef inline const uint8_t* table_rival(Table* t, const uint8_t* empty) noexcept nogil:
+    """DouZero's ``last_move``: the last move, or the one before it when the last was a
+    pass; ``empty`` when nothing was played."""
+    cdef const uint8_t* rival = empty
+    if t.n_plies:
+        rival = t.history[t.n_plies - 1]
+        if rival[TOTAL] == 0 and t.n_plies >= 2:
+            rival = t.history[t.n_plies - 2]
+    return rival
+
+
+cdef int table_generate(Table* t) noexcept nogil:
+    """The legal moves of the position to act; -1 when growing their list failed."""
+    cdef uint8_t empty[16]
+    memset(empty, 0, MOVE_BYTES)
+    t.legal.failed = 0
+    legal_moves(t.hands[t.to_act], table_rival(t, empty), &t.legal)
+    return -1 if t.legal.failed else 0
+
+
+cdef int table_deal(Table* t, const uint8_t* hands, const uint8_t* kitty) noexcept nogil:
+    """Start the card play from three hands of 15 counts each (``hands``, landlord first)
+    and the landlord's three extra cards (15 counts, or NULL), both checked by the caller.
+    -1 when the legal moves could not be stored."""
+    cdef int p, r, total
+    memset(t.hands, 0, sizeof(t.hands))
+    memset(t.played, 0, sizeof(t.played))
+    memset(t.last, 0, sizeof(t.last))
+    memset(t.kitty, 0, MOVE_BYTES)
+    for p in range(3):
+        total = 0
+        for r in range(RANKS):
+            t.hands[p][r] = hands[p * RANKS + r]
+            total += hands[p * RANKS + r]
+        t.hands[p][TOTAL] = total
+    if kitty != NULL:
+        total = 0
+        for r in range(RANKS):
+            t.kitty[r] = kitty[r]
+            total += kitty[r]
+        t.kitty[TOTAL] = total
+    t.n_plies = 0
+    t.to_act = LANDLORD
+    t.n_bombs = 0
+    t.winner_at = -1
+    return table_generate(t)
+
+
+cdef int table_play(Table* t, int index) noexcept nogil:
+    """Play legal move ``index`` (the caller checks it, and that the game goes on and has
+    room for a ply): 1 when the game is over, 0 when not, -1 when the next legal moves
+    could not be stored."""
+    cdef const uint8_t* m = t.legal.moves + index * MOVE_BYTES
+    cdef int a = t.to_act, r
+    if (m[TOTAL] == 4 and detect_bomb(m)) or (m[TOTAL] == 2 and m[13] and m[14]):
+        t.n_bombs += 1
+    memcpy(t.last[a], m, MOVE_BYTES)
+    memcpy(t.history[t.n_plies], m, MOVE_BYTES)
+    t.n_plies += 1
+    for r in range(RANKS + 1):
+        t.hands[a][r] -= m[r]
+        t.played[a][r] += m[r]
+    if t.hands[a][TOTAL] == 0:
+        t.winner_at = a
+        t.legal.n = 0
+        return 1
+    t.to_act = DOWN if a == LANDLORD else (UP if a == DOWN else LANDLORD)
+    return table_generate(t)
+
+
+cdef int table_features(Table* t, int8_t* xna, int8_t* z) noexcept nogil:
+    """``get_obs``'s ``x_no_action`` (into ``xna``, room for FARMER_X values) and ``z``
+    (810 values) for the position to act; returns the width of ``x_no_action``."""
+    cdef int a = t.to_act, width, j, r, start, teammate
+    cdef uint8_t other[16]
+    cdef uint8_t empty[16]
+    cdef const uint8_t* last_move
+    memset(empty, 0, MOVE_BYTES)
+    last_move = table_rival(t, empty)
+    for r in range(RANKS):
+        other[r] = 0
+        for j in range(3):
+            if j != a:
+                other[r] += t.hands[j][r]
+    encode_cards(t.hands[a], xna)
+    encode_cards(other, xna + 54)
+    if a == LANDLORD:
+        width = LANDLORD_X
+        encode_cards(last_move, xna + 108)
+        encode_cards(t.played[UP], xna + 162)
+        encode_cards(t.played[DOWN], xna + 216)
+        one_hot(t.hands[UP][TOTAL], 17, xna + 270)
+        one_hot(t.hands[DOWN][TOTAL], 17, xna + 287)
+        bomb_one_hot(t.n_bombs, xna + 304)
+    else:
+        width = FARMER_X
+        teammate = DOWN if a == UP else UP
+        encode_cards(t.played[LANDLORD], xna + 108)
+        encode_cards(t.played[teammate], xna + 162)
+        encode_cards(last_move, xna + 216)
+        encode_cards(t.last[LANDLORD], xna + 270)
+        encode_cards(t.last[teammate], xna + 324)
+        one_hot(t.hands[LANDLORD][TOTAL], 20, xna + 378)
+        one_hot(t.hands[teammate][TOTAL], 17, xna + 398)
+        bomb_one_hot(t.n_bombs, xna + 415)
+    memset(z, 0, Z_VALUES)
+    start = t.n_plies - HISTORY
+    for j in range(HISTORY):
+        if start + j >= 0:
+            encode_cards(t.history[start + j], z + j * CARD_BITS)
+    return width
+
+
+cdef void table_rows(Table* t, const int8_t* xna, int width, const int8_t* z,
+                     float* xb, float* zb) noexcept nogil:
+    """``x_batch`` and ``z_batch`` from the position's features: one row per legal move,
+    ``width + 54`` floats (the features, then the move) and 810 floats (``z``); no
+    ``z_batch`` when ``zb`` is NULL."""
+    cdef int k, j, stride = width + CARD_BITS
+    cdef int8_t bits[CARD_BITS]
+    cdef float* row
+    for k in range(t.legal.n):
+        row = xb + <Py_ssize_t>k * stride
+        if k == 0:
+            for j in range(width):
+                row[j] = xna[j]
+            if zb != NULL:
+                for j in range(Z_VALUES):
+                    zb[j] = z[j]
+        else:
+            memcpy(row, xb, width * sizeof(float))
+            if zb != NULL:
+                memcpy(zb + <Py_ssize_t>k * Z_VALUES, zb, Z_VALUES * sizeof(float))
+        encode_cards(t.legal.moves + k * MOVE_BYTES, bits)
+        for j in range(CARD_BITS):
+            row[width + j] = bits[j]
+
+
+cdef inline double table_reward(Table* t, int objective) noexcept nogil:
+    """DouZero's reward of a finished game, the landlord's sign."""
+    cdef double sign = 1.0 if t.winner_at == LANDLORD else -1.0
+    if objective == ADP:
+        return sign * <double>(1 << t.n_bombs)
+    if objective == LOGADP:
+        return sign * (t.n_bombs + 1.0)
+    return sign
+
+
+cdef list move_lists(const MoveList* ml):
+    """The moves as DouZero lists them: fresh lists of card values."""
+    cdef int k, r, c, i
+    cdef const uint8_t* m
+    cdef list out = PyList_New(ml.n)
+    cdef list cards
+    cdef object value
+    for k in range(ml.n):
+        m = ml.moves + k * MOVE_BYTES
+        cards = PyList_New(m[TOTAL])
+        i = 0
+        for r in range(RANKS):
+            if m[r]:
+                value = CARD_OBJECTS[r]
+                for c in range(m[r]):
+                    Py_INCREF(value)
+                    PyList_SET_ITEM(cards, i, value)
+                    i += 1
+        Py_INCREF(cards)
+        PyList_SET_ITEM(out, k, cards)
+    return out
+
+
+cdef object private_copy(object array, object dtype, int ndim, str what):
+    """A C-ordered copy of ``array``, which must have ``dtype`` and ``ndim`` dimensions
+    already: the core checks and reads the copy, never the caller's array again."""
+    out = np.array(array, order="C", copy=True)
+    if out.dtype != dtype or out.ndim != ndim:
+        raise TypeError("%s must be a %d-dimensional %s array"
+                        % (what, ndim, np.dtype(dtype).name))
+    return out
+
+
+cdef int check_hands(const uint8_t[:, ::1] hands) except -1:
+    """What keeps a table in bounds and its encodings whole: three rows of 15 counts, no
+    more of a card than the deck has, 1 to 20 cards a hand (ddz.compat.douzero checks the
+    deal itself)."""
+    cdef int p, r, total
+    if hands.shape[0] != 3 or hands.shape[1] != RANKS:
+        raise ValueError("three rows of 15 counts")
+    for r in range(RANKS):
+        if hands[0, r] + hands[1, r] + hands[2, r] > (4 if r < 13 else 1):
+            raise ValueError("the hands hold more of a card than the deck has")
+    for p in range(3):
+        total = 0
+        for r in range(RANKS):
+            total += hands[p, r]
+        if not 1 <= total <= 20:
+            raise ValueError("a hand holds 1 to 20 cards")
+    return 0
+
+
 cdef class DouzeroCore:
     """The card-play state of one DouZero game and its legal moves in DouZero's order."""
 
-    cdef uint8_t hands[3][16]
-    cdef uint8_t played[3][16]
-    cdef uint8_t last[3][16]
-    cdef uint8_t history[MAX_PLIES][16]
-    cdef int n_plies
-    cdef int to_act
-    cdef int n_bombs
-    cdef int winner_at           # -1 while playing, else the position that emptied its hand
-    cdef MoveList legal
+    cdef Table t
 
     def __cinit__(self):
-        self.legal.cap = 256
-        self.legal.n = 0
-        self.legal.failed = 0
-        self.legal.moves = <uint8_t*>malloc(self.legal.cap * MOVE_BYTES)
-        if self.legal.moves == NULL:
+        if table_init(&self.t) < 0:
             raise MemoryError()
-        self.winner_at = -1
 
     def __dealloc__(self):
-        free(self.legal.moves)
+        table_free(&self.t)
 
     def __reduce__(self):
         # pickled as the deal and the moves played, replayed by _restore_core: the legal
         # moves, bombs and last moves follow from them, and a tampered pickle can only
         # give a ValueError (the replay checks every move), never a core out of bounds
         cdef int p, r
-        if self.hands[0][TOTAL] + self.hands[1][TOTAL] + self.hands[2][TOTAL] == 0:
+        if self.t.hands[0][TOTAL] + self.t.hands[1][TOTAL] + self.t.hands[2][TOTAL] == 0:
             return (DouzeroCore, ())    # not dealt: a dealt game keeps cards in two hands
         start = np.empty((3, RANKS), dtype=np.uint8)
         cdef uint8_t[:, ::1] view = start
         for p in range(3):
             for r in range(RANKS):
-                view[p, r] = self.hands[p][r] + self.played[p][r]
+                view[p, r] = self.t.hands[p][r] + self.t.played[p][r]
         return (_restore_core, (start, self.history_counts()))
 
     def deal(self, const uint8_t[:, ::1] hands not None):
         """Start the card play from three hands (count rows, landlord first). Only what keeps
         the core in bounds is checked here; ddz.compat.douzero checks the deal."""
-        cdef int p, r, total
-        if hands.shape[0] != 3 or hands.shape[1] != RANKS:
-            raise ValueError("three rows of 15 counts")
-        for p in range(3):
-            total = 0
-            for r in range(RANKS):
-                if hands[p, r] > (4 if r < 13 else 1):
-                    raise ValueError("more of a card than the deck has")
-                total += hands[p, r]
-            if not 1 <= total <= 20:
-                raise ValueError("a hand holds 1 to 20 cards")
-        memset(self.hands, 0, sizeof(self.hands))
-        memset(self.played, 0, sizeof(self.played))
-        memset(self.last, 0, sizeof(self.last))
-        for p in range(3):
-            total = 0
-            for r in range(RANKS):
-                self.hands[p][r] = hands[p, r]
-                total += hands[p, r]
-            self.hands[p][TOTAL] = total
-        self.n_plies = 0
-        self.to_act = LANDLORD
-        self.n_bombs = 0
-        self.winner_at = -1
-        self._generate()
-
-    cdef int _generate(self) except -1:
-        cdef uint8_t empty[16]
-        cdef const uint8_t* rival = empty
-        memset(empty, 0, MOVE_BYTES)
-        if self.n_plies:
-            rival = self.history[self.n_plies - 1]
-            if rival[TOTAL] == 0 and self.n_plies >= 2:
-                rival = self.history[self.n_plies - 2]
-        self.legal.failed = 0
-        legal_moves(self.hands[self.to_act], rival, &self.legal)
-        if self.legal.failed:
+        check_hands(hands)
+        if table_deal(&self.t, &hands[0, 0], NULL) < 0:
             raise MemoryError()
-        return 0
 
     @property
     def acting(self):
-        return self.to_act
+        return self.t.to_act
 
     @property
     def position(self):
-        return POSITIONS[self.to_act]
+        return POSITIONS[self.t.to_act]
 
     @property
     def bomb_num(self):
-        return self.n_bombs
+        return self.t.n_bombs
 
     @property
     def winner(self):
-        return self.winner_at
+        return self.t.winner_at
 
     @property
     def plies(self):
-        return self.n_plies
+        return self.t.n_plies
 
     def cards_left(self, int position):
         """The number of cards in the hand of ``position`` (0, 1 or 2)."""
         if not 0 <= position < 3:
             raise IndexError("no position %d" % position)
-        return self.hands[position][TOTAL]
+        return self.t.hands[position][TOTAL]
 
     def hand_counts(self):
         """The three hands as a (3, 15) uint8 array of counts."""
@@ -709,43 +894,25 @@ cdef class DouzeroCore:
         cdef int p, r
         for p in range(3):
             for r in range(RANKS):
-                view[p, r] = self.hands[p][r]
+                view[p, r] = self.t.hands[p][r]
         return out
 
     def history_counts(self):
         """The moves played so far as a (plies, 15) uint8 array of counts."""
-        out = np.empty((self.n_plies, RANKS), dtype=np.uint8)
+        out = np.empty((self.t.n_plies, RANKS), dtype=np.uint8)
         cdef uint8_t[:, ::1] view = out
         cdef int k, r
-        for k in range(self.n_plies):
+        for k in range(self.t.n_plies):
             for r in range(RANKS):
-                view[k, r] = self.history[k][r]
+                view[k, r] = self.t.history[k][r]
         return out
 
     def legal_count(self):
-        return self.legal.n
+        return self.t.legal.n
 
     def legal_actions(self):
         """The legal moves as DouZero lists them: fresh lists of card values."""
-        cdef int k, r, c, i
-        cdef const uint8_t* m
-        cdef list out = PyList_New(self.legal.n)
-        cdef list cards
-        cdef object value
-        for k in range(self.legal.n):
-            m = self.legal.moves + k * MOVE_BYTES
-            cards = PyList_New(m[TOTAL])
-            i = 0
-            for r in range(RANKS):
-                if m[r]:
-                    value = CARD_OBJECTS[r]
-                    for c in range(m[r]):
-                        Py_INCREF(value)
-                        PyList_SET_ITEM(cards, i, value)
-                        i += 1
-            Py_INCREF(cards)
-            PyList_SET_ITEM(out, k, cards)
-        return out
+        return move_lists(&self.t.legal)
 
     def find(self, const uint8_t[::1] counts not None):
         """The index of the legal move with these 15 counts, or -1."""
@@ -757,8 +924,8 @@ cdef class DouzeroCore:
             m[r] = counts[r]
             total += counts[r]
         m[TOTAL] = total
-        for k in range(self.legal.n):
-            if memcmp(self.legal.moves + k * MOVE_BYTES, m, MOVE_BYTES) == 0:
+        for k in range(self.t.legal.n):
+            if memcmp(self.t.legal.moves + k * MOVE_BYTES, m, MOVE_BYTES) == 0:
                 return k
         return -1
 
@@ -785,112 +952,463 @@ cdef class DouzeroCore:
             previous = RANK_OF[value]
             m[previous] += 1
         m[TOTAL] = n
-        for k in range(self.legal.n):
-            if memcmp(self.legal.moves + k * MOVE_BYTES, m, MOVE_BYTES) == 0:
+        for k in range(self.t.legal.n):
+            if memcmp(self.t.legal.moves + k * MOVE_BYTES, m, MOVE_BYTES) == 0:
                 return k
         return -1
 
     def play(self, int index):
         """Play legal move ``index`` (checked); returns True when the game is over."""
-        if self.winner_at >= 0 or not 0 <= index < self.legal.n:
+        if self.t.winner_at >= 0 or not 0 <= index < self.t.legal.n:
             raise IndexError("no legal move %d" % index)
-        if self.n_plies >= MAX_PLIES:
+        if self.t.n_plies >= MAX_PLIES:
             raise RuntimeError("the game is longer than any DouZero game can be")
-        cdef const uint8_t* m = self.legal.moves + index * MOVE_BYTES
-        cdef int a = self.to_act, r
-        if (m[TOTAL] == 4 and detect_bomb(m)) or (m[TOTAL] == 2 and m[13] and m[14]):
-            self.n_bombs += 1
-        memcpy(self.last[a], m, MOVE_BYTES)
-        memcpy(self.history[self.n_plies], m, MOVE_BYTES)
-        self.n_plies += 1
-        for r in range(RANKS + 1):
-            self.hands[a][r] -= m[r]
-            self.played[a][r] += m[r]
-        if self.hands[a][TOTAL] == 0:
-            self.winner_at = a
-            self.legal.n = 0
-            return True
-        self.to_act = DOWN if a == LANDLORD else (UP if a == DOWN else LANDLORD)
-        self._generate()
-        return False
+        cdef int over = table_play(&self.t, index)
+        if over < 0:
+            raise MemoryError()
+        return over == 1
 
     def observation(self):
         """``douzero.env.env.get_obs`` for the position to act."""
-        cdef int n = self.legal.n, a = self.to_act, width, k, j, r, start
-        cdef int teammate
+        cdef int n = self.t.legal.n, width
         cdef int8_t xna[FARMER_X]
-        cdef int8_t bits[CARD_BITS]
-        cdef uint8_t other[16]
-        cdef uint8_t empty[16]
-        cdef const uint8_t* last_move = empty
-        memset(empty, 0, MOVE_BYTES)
-        if self.n_plies:
-            last_move = self.history[self.n_plies - 1]
-            if last_move[TOTAL] == 0 and self.n_plies >= 2:
-                last_move = self.history[self.n_plies - 2]
-        for r in range(RANKS):
-            other[r] = 0
-            for j in range(3):
-                if j != a:
-                    other[r] += self.hands[j][r]
-        encode_cards(self.hands[a], xna)
-        encode_cards(other, xna + 54)
-        if a == LANDLORD:
-            width = LANDLORD_X
-            encode_cards(last_move, xna + 108)
-            encode_cards(self.played[UP], xna + 162)
-            encode_cards(self.played[DOWN], xna + 216)
-            one_hot(self.hands[UP][TOTAL], 17, xna + 270)
-            one_hot(self.hands[DOWN][TOTAL], 17, xna + 287)
-            bomb_one_hot(self.n_bombs, xna + 304)
-        else:
-            width = FARMER_X
-            teammate = DOWN if a == UP else UP
-            encode_cards(self.played[LANDLORD], xna + 108)
-            encode_cards(self.played[teammate], xna + 162)
-            encode_cards(last_move, xna + 216)
-            encode_cards(self.last[LANDLORD], xna + 270)
-            encode_cards(self.last[teammate], xna + 324)
-            one_hot(self.hands[LANDLORD][TOTAL], 20, xna + 378)
-            one_hot(self.hands[teammate][TOTAL], 17, xna + 398)
-            bomb_one_hot(self.n_bombs, xna + 415)
-
+        cdef int8_t zflat[Z_VALUES]
+        width = table_features(&self.t, xna, zflat)
         x_no_action = np.empty(width, dtype=np.int8)
-        z = np.zeros((5, 162), dtype=np.int8)
+        z = np.empty((5, 162), dtype=np.int8)
         x_batch = np.empty((n, width + CARD_BITS), dtype=np.float32)
         z_batch = np.empty((n, 5, 162), dtype=np.float32)
         cdef int8_t[::1] xna_view = x_no_action
         cdef int8_t[:, ::1] z_view = z
         cdef float[:, ::1] xb = x_batch
         cdef float[:, :, ::1] zb = z_batch
-        cdef int8_t* zflat = &z_view[0, 0]
-        cdef float zrow[810]
         with nogil:
             memcpy(&xna_view[0], xna, width)
-            start = self.n_plies - HISTORY
-            for j in range(HISTORY):
-                if start + j >= 0:
-                    encode_cards(self.history[start + j], zflat + j * CARD_BITS)
-            for j in range(810):
-                zrow[j] = zflat[j]
-            for k in range(n):
-                if k == 0:
-                    for j in range(width):
-                        xb[0, j] = xna[j]
-                else:
-                    memcpy(&xb[k, 0], &xb[0, 0], width * sizeof(float))
-                encode_cards(self.legal.moves + k * MOVE_BYTES, bits)
-                for j in range(CARD_BITS):
-                    xb[k, width + j] = bits[j]
-                memcpy(&zb[k, 0, 0], zrow, 810 * sizeof(float))
+            memcpy(&z_view[0, 0], zflat, Z_VALUES)
+            if n:
+                table_rows(&self.t, xna, width, zflat, &xb[0, 0], &zb[0, 0, 0])
         return {
-            "position": POSITIONS[a],
+            "position": POSITIONS[self.t.to_act],
             "x_batch": x_batch,
             "z_batch": z_batch,
-            "legal_actions": self.legal_actions(),
+            "legal_actions": move_lists(&self.t.legal),
             "x_no_action": x_no_action,
             "z": z,
         }
+
+
+cdef inline uint64_t deal_seed(uint64_t seed, uint64_t table, uint64_t episode) noexcept nogil:
+    """The seed of deal ``episode`` (0, 1, ...) of table ``table`` of a DouzeroTables."""
+    cdef uint64_t state = (seed ^ (table * 0xD1B54A32D192ED03ULL)
+                           ^ (episode * 0x8CB92BA72F3D8DD7ULL))
+    return splitmix64(&state)
+
+
+cdef void seeded_deal(uint64_t seed, uint8_t* hands, uint8_t* kitty) noexcept nogil:
+    """DouZero's deal drawn from a splitmix64 stream: its deck list (3 to 2 four times
+    each, then the jokers) shuffled by Fisher-Yates, the first 20 cards the landlord's
+    (the last 3 of them its extra cards), the next 17 landlord_up's, the last 17
+    landlord_down's, as ``douzero.env.env.Env.reset`` cuts its shuffled deck. Counts: 3 rows
+    of 15 into ``hands``, 15 into ``kitty``."""
+    cdef int deck[54]
+    cdef int i, j, swap
+    cdef uint64_t state = seed
+    for i in range(52):
+        deck[i] = i // 4
+    deck[52] = 13
+    deck[53] = 14
+    for i in range(53, 0, -1):
+        j = below(&state, i + 1)
+        swap = deck[i]
+        deck[i] = deck[j]
+        deck[j] = swap
+    memset(hands, 0, 3 * RANKS)
+    memset(kitty, 0, RANKS)
+    for i in range(54):
+        hands[(LANDLORD if i < 20 else (UP if i < 37 else DOWN)) * RANKS + deck[i]] += 1
+    for i in range(17, 20):
+        kitty[deck[i]] += 1
+
+
+cdef enum:
+    MAX_TABLES = 1 << 16
+
+
+cdef class DouzeroTables:
+    """``n`` DouZero card-play games in lockstep: one call writes every table's observation
+    of its position to act, one call plays one legal move at every table.
+
+    The observation is grouped by position (0 landlord, 1 landlord_up, 2 landlord_down),
+    each group in arrays of its own width that this object keeps and reuses: see
+    ``observe``. A table has no game until it is dealt (``deal`` or ``deal_seeded``) and
+    none once its game is over, until it is dealt again (``step`` can do that itself).
+
+    Every method that reads or writes the tables marks the object busy while it runs (it
+    may release the GIL): a call from a second thread meanwhile raises RuntimeError rather
+    than reading a table half stepped. The arrays a method is given are copied before they
+    are checked, and only the copies are read with the GIL released.
+    ``ddz.compat.douzero.VectorEnv`` serialises its callers with a lock.
+    """
+
+    cdef Table* tables
+    cdef uint64_t* episodes
+    cdef int64_t* scratch        # step's actions, copied out of the caller's array
+    cdef int64_t* starts         # observe's row starts and group slots, kept out of the
+    cdef int64_t* slots          # arrays it hands out (a caller may write those meanwhile)
+    cdef bint busy
+    cdef readonly Py_ssize_t n
+    cdef readonly uint64_t seed
+    cdef readonly int objective
+    cdef object position_out     # int8 (n,): the position to act at each table
+    cdef object count_out        # int32 (n,): its number of legal actions
+    cdef object start_out        # int64 (n,): its first row in its group's row arrays
+    cdef list rows_out           # per position: x_batch rows, float32 (capacity, width + 54)
+    cdef list zrows_out          # per position: z_batch rows, float32 (capacity, 5, 162)
+    cdef list slots_out          # per position: each row's table's index in the group, int64
+    cdef list xna_out            # per position: x_no_action, int8 (n, width)
+    cdef list z_out              # per position: z, int8 (n, 5, 162)
+    cdef list tables_out         # per position: the tables in the group, int64 (n,)
+    cdef list offsets_out        # per position: row offsets of those tables, int64 (n + 1,)
+
+    def __cinit__(self, Py_ssize_t n, uint64_t seed=0, int objective=ADP):
+        cdef Py_ssize_t i
+        if not 1 <= n <= MAX_TABLES:
+            raise ValueError("1 to %d tables, not %d" % (MAX_TABLES, n))
+        if not ADP <= objective <= WP:
+            raise ValueError("objective 0 (adp), 1 (logadp) or 2 (wp)")
+        self.tables = <Table*>calloc(n, sizeof(Table))
+        self.episodes = <uint64_t*>calloc(n, sizeof(uint64_t))
+        self.scratch = <int64_t*>calloc(n, sizeof(int64_t))
+        self.starts = <int64_t*>calloc(n, sizeof(int64_t))
+        self.slots = <int64_t*>calloc(n, sizeof(int64_t))
+        if (self.tables == NULL or self.episodes == NULL or self.scratch == NULL
+                or self.starts == NULL or self.slots == NULL):
+            raise MemoryError()
+        self.n = n
+        for i in range(n):
+            if table_init(&self.tables[i]) < 0:
+                raise MemoryError()
+            self.tables[i].winner_at = -2        # no game until dealt
+        self.seed = seed
+        self.objective = objective
+        self.position_out = np.zeros(n, dtype=np.int8)
+        self.count_out = np.zeros(n, dtype=np.int32)
+        self.start_out = np.zeros(n, dtype=np.int64)
+        self.rows_out = []
+        self.zrows_out = []
+        self.slots_out = []
+        self.xna_out = []
+        self.z_out = []
+        self.tables_out = []
+        self.offsets_out = []
+        for width in (LANDLORD_X, FARMER_X, FARMER_X):
+            self.rows_out.append(np.empty((1, width + CARD_BITS), dtype=np.float32))
+            self.zrows_out.append(np.empty((1, 5, 162), dtype=np.float32))
+            self.slots_out.append(np.empty(1, dtype=np.int64))
+            self.xna_out.append(np.empty((n, width), dtype=np.int8))
+            self.z_out.append(np.empty((n, 5, 162), dtype=np.int8))
+            self.tables_out.append(np.empty(n, dtype=np.int64))
+            self.offsets_out.append(np.empty(n + 1, dtype=np.int64))
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.tables != NULL:
+            for i in range(self.n):
+                table_free(&self.tables[i])
+            free(self.tables)
+        free(self.episodes)
+        free(self.scratch)
+        free(self.starts)
+        free(self.slots)
+
+    cdef int enter(self) except -1:
+        if self.busy:
+            raise RuntimeError("this DouzeroTables is in use by another thread "
+                               "(ddz.compat.douzero.VectorEnv serialises its callers)")
+        self.busy = True
+        return 0
+
+    cdef int _check_table(self, Py_ssize_t table) except -1:
+        if not 0 <= table < self.n:
+            raise IndexError("no table %d (there are %d)" % (table, self.n))
+        return 0
+
+    def deal_seeded(self, which):
+        """Deal the tables ``which`` (int64) from the seed: table i's k-th seeded deal is
+        drawn from its own stream (the seed, i and k), whatever the other tables do."""
+        cdef Py_ssize_t k, i
+        cdef uint8_t hands[3 * RANKS]
+        cdef uint8_t kitty[RANKS]
+        cdef bint failed = False
+        cdef const int64_t[::1] chosen = private_copy(which, np.int64, 1, "which")
+        self.enter()
+        try:
+            for k in range(chosen.shape[0]):
+                self._check_table(chosen[k])
+            with nogil:
+                for k in range(chosen.shape[0]):
+                    i = chosen[k]
+                    seeded_deal(deal_seed(self.seed, i, self.episodes[i]), hands, kitty)
+                    self.episodes[i] += 1
+                    if table_deal(&self.tables[i], hands, kitty) < 0:
+                        failed = True
+        finally:
+            self.busy = False
+        if failed:
+            raise MemoryError()
+
+    def deal(self, which, hands, kitty):
+        """Deal table ``which[k]`` (int64) the three hands ``hands[k]`` (uint8 count rows,
+        landlord first) and the landlord's extra cards ``kitty[k]`` (15 uint8 counts). Only
+        what keeps the core in bounds is checked here; ddz.compat.douzero checks the
+        deal."""
+        cdef Py_ssize_t k, r
+        cdef const int64_t[::1] chosen = private_copy(which, np.int64, 1, "which")
+        cdef const uint8_t[:, :, ::1] dealt = private_copy(hands, np.uint8, 3, "hands")
+        cdef const uint8_t[:, ::1] extra = private_copy(kitty, np.uint8, 2, "kitty")
+        if dealt.shape[0] != chosen.shape[0] or extra.shape[0] != chosen.shape[0]:
+            raise ValueError("one deal (hands and kitty) per table")
+        if extra.shape[1] != RANKS:
+            raise ValueError("kitty rows of 15 counts")
+        self.enter()
+        try:
+            for k in range(chosen.shape[0]):
+                self._check_table(chosen[k])
+                check_hands(dealt[k])
+                for r in range(RANKS):
+                    if extra[k, r] > dealt[k, 0, r]:
+                        raise ValueError("the kitty holds cards the landlord does not")
+            for k in range(chosen.shape[0]):
+                if table_deal(&self.tables[chosen[k]], &dealt[k, 0, 0], &extra[k, 0]) < 0:
+                    raise MemoryError()
+        finally:
+            self.busy = False
+
+    cdef int _check_playing(self) except -1:
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            if self.tables[i].winner_at != -1:
+                raise ValueError("table %d has no game in progress: deal it first" % i)
+        return 0
+
+    def observe(self, bint with_z_batch=True):
+        """Every table's ``get_obs`` for its position to act, written in one pass.
+
+        Returns ``(position, count, start, groups)``: per table the position to act, its
+        number of legal actions and its first row in its group; ``groups[p]`` for position
+        ``p`` is ``(tables, offsets, x_batch, z_batch, x_no_action, z, row_slot)``, the
+        tables where ``p`` is to act (ascending), their rows ``offsets[j]:offsets[j + 1]``
+        of ``x_batch``/``z_batch``, one ``x_no_action``/``z`` row each, and for each row
+        the index ``j`` of its table. Without ``with_z_batch`` no ``z_batch`` is written
+        (it is ``z[row_slot]``) and None is given for it. The arrays are this object's,
+        overwritten by the next call."""
+        self.enter()
+        try:
+            return self._observe(with_z_batch)
+        finally:
+            self.busy = False
+
+    cdef object _observe(self, bint with_z_batch):
+        cdef Py_ssize_t i, s, total
+        cdef Py_ssize_t rows[3]
+        cdef Py_ssize_t ntab[3]
+        cdef int widths[3]
+        cdef float* xb[3]
+        cdef float* zb[3]
+        cdef int8_t* xn[3]
+        cdef int8_t* zz[3]
+        cdef int64_t* tb[3]
+        cdef int64_t* off[3]
+        cdef int64_t* rs[3]
+        cdef Py_ssize_t k
+        cdef int p, width
+        cdef Table* t
+        cdef float[:, ::1] xb_view
+        cdef float[:, :, ::1] zb_view
+        cdef int8_t[:, ::1] xn_view
+        cdef int8_t[:, :, ::1] zz_view
+        cdef int64_t[::1] tb_view
+        cdef int64_t[::1] off_view
+        cdef int64_t[::1] rs_view
+        cdef int8_t[::1] position = self.position_out
+        cdef int32_t[::1] count = self.count_out
+        cdef int64_t* start = self.starts
+        cdef int64_t* slot = self.slots
+        cdef int64_t[::1] start_view = self.start_out
+        self._check_playing()
+        widths[0] = LANDLORD_X
+        widths[1] = FARMER_X
+        widths[2] = FARMER_X
+        for p in range(3):
+            rows[p] = 0
+            ntab[p] = 0
+        with nogil:
+            for i in range(self.n):
+                t = &self.tables[i]
+                p = t.to_act
+                position[i] = p
+                count[i] = t.legal.n
+                start[i] = rows[p]
+                slot[i] = ntab[p]
+                rows[p] += t.legal.n
+                ntab[p] += 1
+        for p in range(3):
+            total = self.rows_out[p].shape[0]
+            if rows[p] > total:
+                total = max(rows[p], 2 * total)
+                self.rows_out[p] = np.empty((total, widths[p] + CARD_BITS), dtype=np.float32)
+                self.zrows_out[p] = np.empty((total, 5, 162), dtype=np.float32)
+                self.slots_out[p] = np.empty(total, dtype=np.int64)
+            xb_view = self.rows_out[p]
+            zb_view = self.zrows_out[p]
+            xn_view = self.xna_out[p]
+            zz_view = self.z_out[p]
+            tb_view = self.tables_out[p]
+            off_view = self.offsets_out[p]
+            rs_view = self.slots_out[p]
+            xb[p] = &xb_view[0, 0]
+            zb[p] = &zb_view[0, 0, 0]
+            xn[p] = &xn_view[0, 0]
+            zz[p] = &zz_view[0, 0, 0]
+            tb[p] = &tb_view[0]
+            off[p] = &off_view[0]
+            rs[p] = &rs_view[0]
+            off[p][0] = 0
+        with nogil:
+            for i in range(self.n):
+                t = &self.tables[i]
+                p = t.to_act
+                s = slot[i]
+                width = table_features(t, xn[p] + s * widths[p], zz[p] + s * Z_VALUES)
+                table_rows(t, xn[p] + s * widths[p], width, zz[p] + s * Z_VALUES,
+                           xb[p] + start[i] * (widths[p] + CARD_BITS),
+                           zb[p] + start[i] * Z_VALUES if with_z_batch else NULL)
+                for k in range(start[i], start[i] + t.legal.n):
+                    rs[p][k] = s
+                tb[p][s] = i
+                off[p][s + 1] = start[i] + t.legal.n
+        memcpy(&start_view[0], start, self.n * sizeof(int64_t))
+        groups = tuple(
+            (self.tables_out[p][:ntab[p]], self.offsets_out[p][:ntab[p] + 1],
+             self.rows_out[p][:rows[p]],
+             self.zrows_out[p][:rows[p]] if with_z_batch else None,
+             self.xna_out[p][:ntab[p]], self.z_out[p][:ntab[p]], self.slots_out[p][:rows[p]])
+            for p in range(3))
+        return self.position_out, self.count_out, self.start_out, groups
+
+    def step(self, const int64_t[::1] actions not None, bint redeal):
+        """Play legal action ``actions[i]`` (an index into table i's legal actions) at every
+        table, all checked before any is played. Returns ``(rewards, dones)``: float64 and
+        bool arrays, the reward DouZero's Env gives (the landlord's sign) where a game
+        ended. With ``redeal`` a finished table is dealt its next seeded deal at once;
+        without, it waits for ``deal``."""
+        self.enter()
+        try:
+            return self._step(actions, redeal)
+        finally:
+            self.busy = False
+
+    cdef object _step(self, const int64_t[::1] actions, bint redeal):
+        cdef Py_ssize_t i
+        cdef Table* t
+        cdef int over
+        cdef uint8_t hands[3 * RANKS]
+        cdef uint8_t kitty[RANKS]
+        cdef bint failed = False
+        cdef int64_t* chosen = self.scratch
+        if actions.shape[0] != self.n:
+            raise ValueError("one action per table: %d, not %d" % (self.n, actions.shape[0]))
+        self._check_playing()
+        for i in range(self.n):
+            chosen[i] = actions[i]      # read once: the checks and the play use the copy
+        for i in range(self.n):
+            t = &self.tables[i]
+            if not 0 <= chosen[i] < t.legal.n:
+                raise IndexError("table %d has no legal action %d (it has %d)"
+                                 % (i, chosen[i], t.legal.n))
+            if t.n_plies >= MAX_PLIES:
+                raise RuntimeError("the game is longer than any DouZero game can be")
+        rewards = np.zeros(self.n, dtype=np.float64)
+        dones = np.zeros(self.n, dtype=np.bool_)
+        cdef double[::1] reward = rewards
+        cdef uint8_t[::1] done = dones.view(np.uint8)
+        with nogil:
+            for i in range(self.n):
+                t = &self.tables[i]
+                over = table_play(t, <int>chosen[i])
+                if over < 0:
+                    failed = True
+                elif over == 1:
+                    done[i] = 1
+                    reward[i] = table_reward(t, self.objective)
+                    if redeal:
+                        seeded_deal(deal_seed(self.seed, i, self.episodes[i]), hands, kitty)
+                        self.episodes[i] += 1
+                        if table_deal(t, hands, kitty) < 0:
+                            failed = True
+        if failed:
+            raise MemoryError()
+        return rewards, dones
+
+    def legal_actions(self, Py_ssize_t table):
+        """Table ``table``'s legal actions as DouZero lists them (row k of its rows is
+        action k)."""
+        self.enter()
+        try:
+            return self._legal_actions(table)
+        finally:
+            self.busy = False
+
+    cdef object _legal_actions(self, Py_ssize_t table):
+        self._check_table(table)
+        if self.tables[table].winner_at != -1:
+            raise ValueError("table %d has no game in progress" % table)
+        return move_lists(&self.tables[table].legal)
+
+    def deal_counts(self, Py_ssize_t table):
+        """Table ``table``'s current deal: the hands as dealt, (3, 15) counts, and the
+        landlord's extra cards, 15 counts."""
+        self.enter()
+        try:
+            return self._deal_counts(table)
+        finally:
+            self.busy = False
+
+    cdef object _deal_counts(self, Py_ssize_t table):
+        cdef int p, r
+        self._check_table(table)
+        cdef Table* t = &self.tables[table]
+        if t.winner_at == -2:
+            raise ValueError("table %d was never dealt" % table)
+        hands = np.empty((3, RANKS), dtype=np.uint8)
+        kitty = np.empty(RANKS, dtype=np.uint8)
+        cdef uint8_t[:, ::1] h = hands
+        cdef uint8_t[::1] k = kitty
+        for p in range(3):
+            for r in range(RANKS):
+                h[p, r] = t.hands[p][r] + t.played[p][r]
+        for r in range(RANKS):
+            k[r] = t.kitty[r]
+        return hands, kitty
+
+    def history_counts(self, Py_ssize_t table):
+        """Table ``table``'s moves so far as a (plies, 15) uint8 array of counts."""
+        self.enter()
+        try:
+            return self._history_counts(table)
+        finally:
+            self.busy = False
+
+    cdef object _history_counts(self, Py_ssize_t table):
+        cdef int j, r
+        self._check_table(table)
+        cdef Table* t = &self.tables[table]
+        out = np.empty((t.n_plies, RANKS), dtype=np.uint8)
+        cdef uint8_t[:, ::1] view = out
+        for j in range(t.n_plies):
+            for r in range(RANKS):
+                view[j, r] = t.history[j][r]
+        return out
 
 
 def _restore_core(hands, history):
@@ -907,7 +1425,7 @@ def _restore_core(hands, history):
         raise ValueError("not a pickled DouzeroCore: more moves than a game can have")
     core.deal(deal)
     for k in range(moves.shape[0]):
-        index = -1 if core.winner_at >= 0 else core.find(moves[k])
+        index = -1 if core.t.winner_at >= 0 else core.find(moves[k])
         if index < 0:
             raise ValueError(f"not a pickled DouzeroCore: move {k} is not legal there")
         core.play(index)

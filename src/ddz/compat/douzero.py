@@ -20,20 +20,34 @@ seeded ``np.random`` gives both the same games.
 ('landlord_down', 484, False)
 
 To train DouZero on it, swap one import in ``douzero/dmc/utils.py`` (docs/compat.md).
+
+:class:`VectorEnv` plays ``n`` such games in lockstep for batched actors: one call writes
+every table's observation, grouped by position so that each of DouZero's three models takes
+its rows in one forward pass, and one call plays a move at every table.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+import threading
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from ddz._core.douzero import DouzeroCore
+from ddz._core.douzero import DouzeroCore, DouzeroTables
 from ddz.base.errors import IllegalMoveError, shorten
 
-__all__ = ["POSITIONS", "Env", "InfoSet", "get_obs"]
+__all__ = [
+    "OBJECTIVES",
+    "POSITIONS",
+    "Env",
+    "InfoSet",
+    "PositionBatch",
+    "VectorEnv",
+    "VectorObservation",
+    "get_obs",
+]
 
 POSITIONS = ("landlord", "landlord_up", "landlord_down")
 """DouZero's positions; the landlord plays first, then landlord_down, then landlord_up."""
@@ -46,6 +60,10 @@ _DECK_COUNTS = np.array([4] * 13 + [1, 1], dtype=np.int64)
 _DECK = [value for value in _CARD_VALUES[:13] for _ in range(4)] + [20, 30]
 _PLAY_ORDER = (0, 2, 1)  # ply k is played by position _PLAY_ORDER[k % 3]
 _HAND_LIMITS = {"landlord": 20, "landlord_up": 17, "landlord_down": 17}
+
+OBJECTIVES = ("adp", "logadp", "wp")
+"""DouZero's objectives (its ``--objective`` flag): the rewards :class:`Env` and
+:class:`VectorEnv` give."""
 
 
 class InfoSet:
@@ -71,6 +89,18 @@ class InfoSet:
 
     def __repr__(self) -> str:
         return f"<InfoSet {self.player_position} {self.player_hand_cards}>"
+
+
+def _draw_deal() -> dict[str, list[int]]:
+    """DouZero's deal: its deck list shuffled by ``np.random.shuffle`` and cut as it cuts."""
+    deck = _DECK.copy()
+    np.random.shuffle(deck)
+    return {
+        "landlord": deck[:20],
+        "landlord_up": deck[20:37],
+        "landlord_down": deck[37:54],
+        "three_landlord_cards": deck[17:20],
+    }
 
 
 def _cards(counts: npt.NDArray[np.uint8]) -> list[int]:
@@ -148,14 +178,7 @@ class Env:
         deal is played.
         """
         if card_play_data is None:
-            deck = _DECK.copy()
-            np.random.shuffle(deck)
-            card_play_data = {
-                "landlord": deck[:20],
-                "landlord_up": deck[20:37],
-                "landlord_down": deck[37:54],
-                "three_landlord_cards": deck[17:20],
-            }
+            card_play_data = _draw_deal()
         hands, self._kitty = _deal_counts(card_play_data)
         self._core.deal(hands)
         self._final = None
@@ -255,3 +278,246 @@ def get_obs(env: Env) -> dict[str, Any]:
     if not env._dealt or env._core.winner >= 0:
         raise ValueError("no position to observe: the game is over or not dealt")
     return env._core.observation()
+
+
+class PositionBatch(NamedTuple):
+    """The observations of the tables where one position is to act, stacked.
+
+    ``tables`` are those tables (ascending); table ``tables[j]``'s rows are
+    ``offsets[j]:offsets[j + 1]`` of ``x_batch`` and ``z_batch``, row ``k`` of them the one
+    :class:`Env`'s observation has for that table's ``legal_actions[k]``; ``x_no_action[j]``
+    and ``z[j]`` are its ``x_no_action`` and ``z``. Every array has the one width of the
+    position (``x_batch`` 373 for the landlord, 484 for the farmers), so ``x_batch`` and
+    ``z_batch`` are one forward pass of that position's model. ``row_slot[r]`` is the ``j``
+    of row ``r``'s table: ``z_batch`` equals ``z[row_slot]``, which is what
+    ``observe(z_batch=False)`` leaves to the caller (``z_batch`` is then None), e.g. to run
+    DouZero's LSTM once per table rather than once per row.
+    """
+
+    position: str
+    tables: npt.NDArray[np.int64]
+    offsets: npt.NDArray[np.int64]
+    x_batch: npt.NDArray[np.float32]
+    z_batch: npt.NDArray[np.float32] | None
+    x_no_action: npt.NDArray[np.int8]
+    z: npt.NDArray[np.int8]
+    row_slot: npt.NDArray[np.int64]
+
+
+class VectorObservation:
+    """Every table's observation of its position to act (:meth:`VectorEnv.observe`).
+
+    ``position[i]`` is the position to act at table ``i`` as an index into
+    :data:`POSITIONS` (0 landlord, 1 landlord_up, 2 landlord_down), ``legal_count[i]`` its
+    number of legal actions, ``row_start[i]`` its first row in ``groups[position[i]]``;
+    ``groups`` holds one :class:`PositionBatch` per position, in :data:`POSITIONS` order
+    (empty where no table has that position to act). A plain class with slots, as
+    :class:`PositionBatch` is a named tuple: made at every :meth:`VectorEnv.observe`, they
+    cost about a microsecond where frozen dataclasses cost several.
+    """
+
+    __slots__ = ("groups", "legal_count", "position", "row_start")
+
+    def __init__(
+        self,
+        position: npt.NDArray[np.int8],
+        legal_count: npt.NDArray[np.int32],
+        row_start: npt.NDArray[np.int64],
+        groups: tuple[PositionBatch, PositionBatch, PositionBatch],
+    ) -> None:
+        self.position = position
+        self.legal_count = legal_count
+        self.row_start = row_start
+        self.groups = groups
+
+    def __repr__(self) -> str:
+        sizes = ", ".join(f"{g.position}: {g.tables.size}" for g in self.groups)
+        return f"<VectorObservation of {self.position.size} tables ({sizes})>"
+
+    def __getitem__(self, position: str) -> PositionBatch:
+        """The group of a position by name: ``obs["landlord"]``."""
+        return self.groups[POSITIONS.index(position)]
+
+
+class VectorEnv:
+    """``n`` DouZero card-play games stepped in lockstep, observed with one call.
+
+    DouZero's actors run one forward pass of a position's model per decision; with ``n``
+    tables in lockstep the decisions of all tables where the landlord is to act are one
+    forward pass of the landlord's model, and so on. :meth:`observe` writes, in one C call
+    (the GIL released while it loops), every table's :class:`Env` observation into arrays
+    kept and reused by this object, **grouped by position**: the landlord's rows are 373
+    values wide and the farmers' 484, so one array per position is what a model's forward
+    pass takes as it is, where one array for all would have to be padded or split again.
+    Within a group the rows are ragged: each table has as many rows as legal actions, found
+    through ``offsets`` (or ``row_start`` and ``legal_count``). :meth:`step` takes for every
+    table the index of the chosen row within that table's rows, which is the index of the
+    action in its ``legal_actions``.
+
+    **Deals.** DouZero's: 20 cards to the landlord (its 3 extra cards included), 17 to each
+    farmer, no bidding. With an integer ``seed`` (0 to 2**64 - 1), table ``i``'s ``k``-th
+    deal is drawn in C from a stream of its own (splitmix64 of the seed, ``i`` and ``k``),
+    so the same seed gives the same games whatever is played elsewhere. With ``seed=None``
+    the deals come from numpy's global generator, as :meth:`Env.reset` draws them: after
+    ``np.random.seed(s)`` the tables 0, 1, ... are dealt what ``n`` successive
+    ``Env.reset()`` calls would deal, and a finished table's next deal is drawn after the
+    step that finished it (tables in ascending order).
+
+    **Finished games reset themselves.** When a table's game ends in :meth:`step`, its
+    reward and ``done`` are reported and the table is dealt its next game at once, so
+    every table always has a position to act and the next :meth:`observe` shows the new
+    game's landlord there. Rewards are :class:`Env`'s: the landlord's sign, ``objective``
+    as DouZero's (:data:`OBJECTIVES`); DouZero's training loop negates them for the
+    farmers.
+
+    The arrays of a :class:`VectorObservation` belong to this object and are overwritten
+    by the next :meth:`observe`: copy what must outlive it. Calls from several threads are
+    serialised by a lock.
+
+    >>> import numpy as np
+    >>> from ddz.compat.douzero import VectorEnv
+    >>> env = VectorEnv(4, "adp", seed=7)
+    >>> obs = env.reset()
+    >>> landlord = obs["landlord"]
+    >>> landlord.tables, landlord.x_batch.shape[1], obs["landlord_down"].tables.size
+    (array([0, 1, 2, 3]), 373, 0)
+    >>> rewards, dones = env.step(np.zeros(4, dtype=np.int64))   # each table's first action
+    >>> obs = env.observe()
+    >>> obs["landlord_down"].tables, obs["landlord_down"].x_batch.shape[1]
+    (array([0, 1, 2, 3]), 484)
+    """
+
+    def __init__(self, n: int, objective: str = "adp", seed: int | None = None) -> None:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"n must be an int, not {shorten(n)}")
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {OBJECTIVES}, not {shorten(objective)}")
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+                raise TypeError(f"seed must be an int or None, not {shorten(seed)}")
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed must be 0 to 2**64 - 1, not {shorten(seed)}")
+        self.objective = objective
+        self.seed = seed
+        self._core = DouzeroTables(
+            int(n), 0 if seed is None else int(seed), OBJECTIVES.index(objective)
+        )
+        self._dealt = False
+        self._observed: VectorObservation | None = None
+        self._lock = threading.RLock()
+
+    @property
+    def n(self) -> int:
+        """The number of tables."""
+        return int(self._core.n)
+
+    def reset(self) -> VectorObservation:
+        """Deal every table a new game (its next deal) and return :meth:`observe`."""
+        with self._lock:
+            self._deal(np.arange(self.n, dtype=np.int64))
+            self._dealt = True
+            return self.observe()
+
+    def _deal(self, tables: npt.NDArray[np.int64]) -> None:
+        self._observed = None
+        if self.seed is not None:
+            self._core.deal_seeded(tables)
+            return
+        hands = np.empty((tables.size, 3, 15), dtype=np.uint8)
+        kitty = np.empty((tables.size, 15), dtype=np.uint8)
+        for k in range(tables.size):
+            deal = _draw_deal()
+            hands[k], _ = _deal_counts(deal)
+            kitty[k] = _counts(deal["three_landlord_cards"], "three_landlord_cards")
+        self._core.deal(tables, hands, kitty)
+
+    def _check_dealt(self) -> None:
+        if not self._dealt:
+            raise ValueError("no games yet: call reset() first")
+
+    def observe(self, z_batch: bool = True) -> VectorObservation:
+        """Every table's observation of its position to act, grouped by position (see the
+        class); the arrays are reused by the next call.
+
+        ``z_batch=False`` skips writing ``z_batch`` (each table's ``z`` repeated for each
+        of its rows, the largest array: 810 floats a row): the groups' ``z_batch`` is then
+        None, and ``z[row_slot]`` is the same array."""
+        with self._lock:
+            self._check_dealt()
+            position, count, start, (landlord, up, down) = self._core.observe(bool(z_batch))
+            self._observed = VectorObservation(
+                position,
+                count,
+                start,
+                (
+                    PositionBatch("landlord", *landlord),
+                    PositionBatch("landlord_up", *up),
+                    PositionBatch("landlord_down", *down),
+                ),
+            )
+            return self._observed
+
+    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+        """Play at every table ``i`` its legal action ``actions[i]`` (an index into its
+        ``legal_actions``, which is its row within its rows of the observation).
+
+        Returns ``(rewards, dones)``, one value a table: where a game ended, ``done`` is
+        True, the reward is :class:`Env`'s and the table has been dealt its next game
+        already; elsewhere 0.0 and False. The actions are all checked before any is
+        played: a wrong one (``IndexError``: not an index of a legal action) changes
+        nothing."""
+        self._check_dealt()
+        chosen = np.asarray(actions)
+        if chosen.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, not {chosen.dtype}")
+        if chosen.shape != (self.n,):
+            raise ValueError(f"one action per table: shape ({self.n},), not {chosen.shape}")
+        with np.errstate(over="ignore"):
+            indexes = np.ascontiguousarray(chosen, dtype=np.int64)
+        if chosen.dtype.kind == "u" and (chosen > np.iinfo(np.int64).max).any():
+            raise IndexError("an action index is larger than any table's legal actions")
+        with self._lock:
+            self._observed = None
+            rewards, dones = self._core.step(indexes, self.seed is not None)
+            if self.seed is None and dones.any():
+                self._deal(np.flatnonzero(dones).astype(np.int64))
+            return rewards, dones
+
+    def legal_actions(self, table: int) -> list[list[int]]:
+        """Table ``table``'s legal actions as :class:`Env` lists them (fresh lists)."""
+        with self._lock:
+            self._check_dealt()
+            return self._core.legal_actions(table)
+
+    def table_observation(self, table: int) -> dict[str, Any]:
+        """Table ``table``'s observation as :class:`Env` returns it (``get_obs``'s dict,
+        copies of its rows of the current :meth:`observe`)."""
+        with self._lock:
+            self._check_dealt()
+            obs = self._observed if self._observed is not None else self.observe()
+            if isinstance(table, bool) or not isinstance(table, (int, np.integer)):
+                raise TypeError(f"table must be an int, not {shorten(table)}")
+            if not 0 <= table < self.n:
+                raise IndexError(f"no table {table} (there are {self.n})")
+            group = obs.groups[int(obs.position[table])]
+            slot = int(np.searchsorted(group.tables, table))
+            rows = slice(int(group.offsets[slot]), int(group.offsets[slot + 1]))
+            z_rows = group.z[group.row_slot[rows]] if group.z_batch is None else group.z_batch[rows]
+            return {
+                "position": group.position,
+                "x_batch": group.x_batch[rows].copy(),
+                "z_batch": z_rows.astype(np.float32),
+                "legal_actions": self._core.legal_actions(table),
+                "x_no_action": group.x_no_action[slot].copy(),
+                "z": group.z[slot].copy(),
+            }
+
+    def card_play_data(self, table: int) -> dict[str, list[int]]:
+        """Table ``table``'s current deal as DouZero's ``card_play_data`` dict:
+        ``Env.reset(card_play_data)`` (DouZero's too) plays the same game from it."""
+        with self._lock:
+            self._check_dealt()
+            hands, kitty = self._core.deal_counts(table)
+            deal = {position: _cards(hands[k]) for k, position in enumerate(POSITIONS)}
+            deal["three_landlord_cards"] = _cards(kitty)
+            return deal
