@@ -7,6 +7,7 @@ import random
 import pytest
 
 import ddz
+import ddz.arena
 from ddz import Bidding, Cards, Game
 from ddz.agents import AGENTS, Agent, GreedyAgent, RandomAgent, choose, make_agent
 

@@ -24,13 +24,13 @@ import json
 import math
 import sys
 import textwrap
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO, TypeVar
 
 import ddz
 from ddz.base.errors import shorten
+from ddz.base.fanout import run_interruptible
 from ddz.cli.prompt import ask_move
 from ddz.doudizhu.render import text as table_text
 from ddz.doudizhu.rules import PRESETS
@@ -239,32 +239,19 @@ def _lines(path: str, where: str) -> Iterator[tuple[int, str]]:
 # --- solving -------------------------------------------------------------------------------
 
 
+class _SolverStop:
+    """A solver's ``stop()`` as the stop flag ``run_interruptible`` asks for."""
+
+    def __init__(self, solver: Solver) -> None:
+        self.request_stop = solver.stop
+
+
 def interruptible(solver: Solver, work: Callable[[], T]) -> T:
-    """``work()`` (a call into ``solver``) on a helper thread, so that Ctrl-C reaches this
-    one: the search holds no GIL but the main thread only handles a signal between Python
-    steps. On Ctrl-C the solver is asked to stop until the helper returns, then the
-    ``KeyboardInterrupt`` goes on."""
-    box: dict[str, object] = {}
-
-    def target() -> None:
-        try:
-            box["result"] = work()
-        except BaseException as error:  # handed to the main thread below
-            box["error"] = error
-
-    helper = threading.Thread(target=target, name="ddz-solve", daemon=True)
-    helper.start()
-    try:
-        while helper.is_alive():
-            helper.join(0.1)
-    except KeyboardInterrupt:
-        while helper.is_alive():  # a search just starting can miss one request
-            solver.stop()
-            helper.join(0.05)
-        raise
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return box["result"]  # type: ignore[return-value]
+    """``work()`` (a call into ``solver``) where Ctrl-C reaches it: on a helper thread, the
+    solver asked to stop until it returns, then the ``KeyboardInterrupt`` goes on
+    (``ddz.base.fanout.run_interruptible``). ``Solver`` does this itself for long searches;
+    here it also covers the short ones and the principal line."""
+    return run_interruptible(_SolverStop(solver), work)
 
 
 def _solver(rules: ddz.Rules, args: argparse.Namespace) -> Solver:
