@@ -34,9 +34,10 @@ from ddz.doudizhu.solver import Solver, SolveResult, _limits, _switch
 
 __all__ = ["DEFAULT_NODE_LIMIT", "Review", "ReviewRow", "review"]
 
-DEFAULT_NODE_LIMIT = 1_000_000
-"""The default budget of :func:`review`: nodes searched a position (about half a second on
-the build machine). Node limits, unlike time limits, give the same verdicts on every machine."""
+DEFAULT_NODE_LIMIT = 4_000_000
+"""The default budget of :func:`review`: nodes searched a position (about a second on the
+build machine; a whole classic game reviews in 4-11 s there, docs/solver.md). Node limits,
+unlike time limits, give the same verdicts on every machine."""
 
 UNO_FORMAT = "ddz-uno-game/1"
 """The format of a UNO record (``ddz.uno.records``; a game never imports another game)."""
@@ -223,10 +224,11 @@ def review(
     for record in plies:
         walk.push(record.action)
         positions.append(walk.copy())
-    # Solved from the end back: the late positions are small, and what the table learns
-    # there answers parts of the earlier, larger searches.
+    # Solved in the order of play: what the table learns in the searches of the large early
+    # positions, even those the budget stops, answers much of the later ones (measured:
+    # more verdicts known in less time than solving from the end back).
     found: list[SolveResult | None] = [None] * len(positions)
-    for index in range(len(positions) - 1, -1, -1):
+    for index in range(len(positions)):
         if not positions[index].is_over:
             found[index] = solver.solve(
                 positions[index],
