@@ -56,12 +56,14 @@ def played_endgame(seed: int) -> ddz.Game:
     return game
 
 
-def played_deal(seed: int, players: int) -> ddz.Game:
+def played_deal(seed: int, players: int, base: ddz.Rules | None = None) -> ddz.Game:
     """A small dealt game (a few cards a hand, a kitty) played from the bidding to the end
     by a random and a greedy agent (a void deal is dealt again from another seed)."""
     rng = random.Random(seed)
-    base = ddz.CLASSIC if players == 3 else ddz.TWO_PLAYER
-    rules = base.replace(hand_size=rng.randint(3, 5), kitty_size=rng.randint(0, 2))
+    if base is None:
+        base = ddz.CLASSIC if players == 3 else ddz.TWO_PLAYER
+    most = 5 if base in (ddz.CLASSIC, ddz.TWO_PLAYER) else 4
+    rules = base.replace(hand_size=rng.randint(3, most), kitty_size=rng.randint(0, 2))
     agents: list[AnyAgent] = [RandomAgent(seed=seed), GreedyAgent()]
     while True:
         game = ddz.Game(rules, seed=seed)
@@ -119,6 +121,14 @@ def test_dealt_game_rows_agree_with_the_minimax(seed: int, players: int) -> None
     result = check_against_reference(game, score=seed % 3 == 0)
     bids = sum(1 for record in game.history if record.phase == "bidding")
     assert bids > 0 and len(result.rows) == len(game.history) - bids  # the bids are not rows
+
+
+@pytest.mark.parametrize("rules", [ddz.UNO_LANDLORD, ddz.DOUZERO], ids=["uno-landlord", "douzero"])
+@pytest.mark.parametrize("seed", range(3))
+def test_other_rules_rows_agree_with_the_minimax(seed: int, rules: ddz.Rules) -> None:
+    # Uno the Landlord's Skip and Reverse change who acts next; DouZero's kickers differ
+    game = played_deal(seed, rules.players, rules)
+    check_against_reference(game, score=seed == 1)
 
 
 def test_the_random_agents_blunder_and_the_reviews_mark_them() -> None:
@@ -234,6 +244,15 @@ def test_the_result_is_a_frozen_value_with_json() -> None:
     assert lines[0].split() == ["ply", "seat", "role", "move", "before", "score", "after",
                                 "score", "best", "nodes"]  # fmt: skip
     assert len(lines) == 1 + len(result.rows) + 3
+
+
+def test_a_void_deal_has_no_rows() -> None:
+    game = ddz.Game(ddz.CLASSIC, seed=0)
+    while game.phase == "bidding":
+        game.step("pass")  # everyone passes: the deal is void, no play phase
+    assert game.is_void
+    result = ddz.review(game)
+    assert result.rows == () and result.known == 0 and result.blunders == ()
 
 
 def test_an_unfinished_game_is_reviewed_to_where_it_stands() -> None:
