@@ -47,6 +47,7 @@ LAYERS = {
     "ddz.uno.records": VALUES,
     "ddz.doudizhu.game": GAME,
     "ddz.uno.game": GAME,
+    "ddz.doudizhu.review": VIEWS,  # game review: the solver at every ply of a game
     "ddz.doudizhu": VIEWS,  # the rest of the game: pictures, text, search, learners' tables
     "ddz.uno.render": VIEWS,
     "ddz.uno.svg": VIEWS,

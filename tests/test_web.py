@@ -20,9 +20,11 @@ from typing import Any
 import pytest
 
 import ddz
+import ddz.agents
 from ddz import render, uno
 from ddz.uno import render as uno_render
 from ddz.web.server import MAX_BODY, make_server
+from ddz.web.sessions import REVIEW_NODE_LIMIT
 from tests.terminal import AS_IN_A_TERMINAL
 
 
@@ -310,6 +312,54 @@ def test_replays(site: str) -> None:
     assert "does not replay" in refused(site, "/api/replays", {"record": "rules classic\n"})
     assert "empty" in refused(site, "/api/replays", {"record": "  "})
     assert "record's text" in refused(site, "/api/replays", {})
+
+
+REVIEWED = json.dumps(
+    {
+        "format": "ddz-game/1",
+        "rules": {},
+        "position": "34JJKX/77TKA/568TQ landlord=0 turn=0",
+        "actions": ["K", "A", "pass", "pass", "77", "pass", "pass", "K", "pass", "pass", "T"],
+    }
+)
+"""docs/solver.md's reviewed game: three blunders, every verdict known."""
+
+
+def test_a_replays_review(site: str) -> None:
+    state = ok(site, "/api/replays", {"record": REVIEWED})
+    answer = ok(site, f"/api/replays/{state['id']}/review")
+    expected = ddz.review(REVIEWED, node_limit=REVIEW_NODE_LIMIT)
+    assert answer["rows"] == [row.to_dict() for row in expected.rows]
+    assert (answer["id"], answer["plies"], answer["known"], answer["blunders"]) == (
+        state["id"], 11, 11, 3
+    )  # fmt: skip
+    assert ok(site, f"/api/replays/{state['id']}/review") == answer  # kept with the replay
+    # a dealt game: the bids are not rows, the first row is the first move's ply
+    game = ddz.Game(seed=11)
+    agent = ddz.agents.GreedyAgent()
+    while not game.is_over:
+        game.step(ddz.agents.choose(agent, game))
+    state = ok(site, "/api/replays", {"record": game.record()})
+    answer = ok(site, f"/api/replays/{state['id']}/review")
+    expected = ddz.review(game, node_limit=REVIEW_NODE_LIMIT)
+    assert answer["rows"] == [row.to_dict() for row in expected.rows]
+    assert answer["rows"][0]["ply"] == sum(r.phase == "bidding" for r in game.history)
+
+
+def test_what_a_review_refuses(site: str) -> None:
+    game = ddz.Game(seed=11)
+    rng = random.Random(11)
+    while not game.is_over:
+        game.step(rng.choice(game.legal_actions()))
+    seat_view = ok(site, "/api/replays", {"record": game.to_json(seat=1)})
+    assert "every hand" in refused(site, f"/api/replays/{seat_view['id']}/review")
+    round_ = uno.Game(players=3, seed=2)
+    uno.play_round(round_, [uno.make_agent("greedy")] * 3)
+    state = ok(site, "/api/replays", {"record": round_.to_json()})
+    assert "not UNO" in refused(site, f"/api/replays/{state['id']}/review")
+    played = ok(site, "/api/games", {"game": "classic", "seat": 0, "agents": "greedy"})
+    assert "only a replay" in refused(site, f"/api/replays/{played['id']}/review")
+    assert "restarted" in refused(site, "/api/replays/nonexistent/review", status=404)
 
 
 def test_a_seats_view_replays_from_that_seat_only(site: str) -> None:

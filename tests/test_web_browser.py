@@ -326,6 +326,48 @@ def load_record(browser: Any, site: str, record: str) -> None:
     browser.find_element(By.ID, "load-replay").click()
 
 
+REVIEWED = json.dumps(
+    {
+        "format": "ddz-game/1",
+        "rules": {},
+        "position": "34JJKX/77TKA/568TQ landlord=0 turn=0",
+        "actions": ["K", "A", "pass", "pass", "77", "pass", "pass", "K", "pass", "pass", "T"],
+    }
+)
+"""docs/solver.md's reviewed game: blunders at plies 1, 5 and 7 (counted from 1)."""
+
+
+def test_a_replay_shows_the_verdict_strip(browser: Any, site: str) -> None:
+    load_record(browser, site, REVIEWED)
+    wait_for(browser, lambda d: d.find_element(By.ID, "ply-label").text == "ply 0 of 11")
+    strip = browser.find_element(By.ID, "verdicts")
+    wait_for(browser, lambda d: strip.get_attribute("data-ready") == "true", timeout=30)
+    snap(browser, "10-verdicts")
+    assert strip.is_displayed()
+    assert "11 known, 3 blunders" in (strip.get_attribute("title") or "")
+    cells = browser.find_elements(By.CSS_SELECTOR, "#verdicts .verdict")
+    expected = ddz.review(REVIEWED)
+    assert len(cells) == len(expected.rows) == 11
+    for cell, row in zip(cells, expected.rows, strict=True):
+        verdict = {1: "win", -1: "loss", None: "unknown"}[row.before]
+        classes = (cell.get_attribute("class") or "").split()
+        assert verdict in classes and ("blunder" in classes) == row.blunder
+    blunders = browser.find_elements(By.CSS_SELECTOR, "#verdicts .verdict.blunder")
+    assert [cell.get_attribute("data-ply") for cell in blunders] == ["1", "5", "7"]
+    assert "K: win before, loss after; best 3 (blunder)" in (
+        blunders[0].get_attribute("title") or ""
+    )
+    blunders[1].click()  # a cell steps the replay to its ply
+    wait_for(browser, lambda d: d.find_element(By.ID, "ply-label").text == "ply 5 of 11")
+    now = browser.find_element(By.CSS_SELECTOR, "#verdicts .verdict.now")
+    assert now.get_attribute("data-ply") == "5"
+    # a seat's view has no strip: the other hands were never sent
+    game = ddz.Game.from_json(REVIEWED)
+    load_record(browser, site, game.to_json(seat=1))
+    wait_for(browser, lambda d: d.find_element(By.ID, "ply-label").text == "ply 0 of 11")
+    assert not browser.find_element(By.ID, "verdicts").is_displayed()
+
+
 def test_replay_a_seats_view(browser: Any, site: str) -> None:
     """A per-seat record (``to_json(seat=1)``) steps through what seat 1 saw: its own cards
     face up, every other hand face down, at every ply; an UNO view is refused with why."""

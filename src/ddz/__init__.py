@@ -37,6 +37,7 @@ from ddz.doudizhu.observation import (
     observation_size,
 )
 from ddz.doudizhu.position import Position
+from ddz.doudizhu.review import Review, ReviewRow, review
 from ddz.doudizhu.rules import (
     CLASSIC,
     DOUZERO,
@@ -81,6 +82,8 @@ __all__ = [
     "Observation",
     "Position",
     "RecordError",
+    "Review",
+    "ReviewRow",
     "Rules",
     "SimulationResult",
     "SolveResult",
@@ -94,6 +97,7 @@ __all__ = [
     "legal_moves",
     "observation_layout",
     "observation_size",
+    "review",
     "sample_worlds",
     "simulate",
     "solve",

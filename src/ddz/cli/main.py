@@ -19,6 +19,9 @@
 ``solve POSITION [--analyse] [--score] [--play] [--time-limit S] ...``
     the exact solver on a position in its text form: verdict, best move, line
     (``ddz.cli.solve``).
+``review RECORD [--score] [--json] [--node-limit N] [--time-limit S]``
+    a played game judged move by move with every hand open: blunders and the best moves
+    (``ddz.cli.review``).
 ``serve [--port 8000] [--host 127.0.0.1]``
     a local web page to play any game against agents and to replay records (``ddz.web``).
 
@@ -44,6 +47,7 @@ import numpy as np
 import ddz
 from ddz.base.clikit import SEED, Parser, integer, run
 from ddz.base.errors import MAX_RECORD
+from ddz.cli import review as review_cli
 from ddz.cli import solve as solver_cli
 from ddz.cli.prompt import ask_move
 from ddz.doudizhu import batch
@@ -585,6 +589,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solver_cli.add_arguments(solve, integer)
     solve.set_defaults(run=_solve)
+    review = commands.add_parser(
+        "review",
+        help="judge a played game move by move with every hand open: blunders, best moves",
+        epilog=review_cli.EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    review_cli.add_arguments(review, integer)
+    review.set_defaults(run=review_cli.run)
     serve = commands.add_parser("serve", help="play and replay games in a browser (local page)")
     serve.add_argument("--port", type=int, default=8000, help="default 8000; 0: any free port")
     serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine)")

@@ -15,6 +15,8 @@ Routes (JSON in and out; every error is ``{"error": "..."}`` with status 400, 40
                                             ``{"card": "R7"}`` (UNO)
 ``POST /api/replays``                       a replay of ``{"record": "<JSON or text>"}``
 ``GET /api/replays/ID?ply=N``               the replay at ply ``N``
+``GET /api/replays/ID/review``              a Dou Dizhu replay's review with every hand
+                                            open (``ddz.review``; ``Store.review``)
 ==========================================  ===============================================
 
 Every error, the standard library's own (a malformed request line, an unknown method, a
@@ -265,6 +267,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return _json_answer(
                 200, {"games": GAMES, "agents": list(AGENTS), "uno_agents": list(UNO_AGENTS)}
             )
+        if len(parts) == 4 and parts[:2] == ["api", "replays"] and parts[3] == "review":
+            return _json_answer(200, self.store.review(parts[2]))
         if len(parts) == 3 and parts[:2] in (["api", "games"], ["api", "replays"]):
             body: dict[str, Any] = {}
             if "ply" in query:

@@ -87,6 +87,16 @@ long before."""
 MAX_AGENT_STEPS = 10_000
 """Agent actions one request may run (a UNO round of agents ends long before)."""
 
+REVIEW_NODE_LIMIT = 1_000_000
+"""The budget of each position a replay's review searches (:func:`ddz.review`): a whole
+classic game reviews in one to three seconds on the build machine (docs/solver.md)."""
+
+REVIEW_MEMORY_MB = 64
+"""The bound of a review's solver table."""
+
+_REVIEWING = threading.Lock()
+"""One review runs at a time on the server (each holds a solver and a core busy)."""
+
 State = dict[str, Any]
 
 
@@ -552,6 +562,17 @@ class Replay(Session):
             self.moves = uno_render.narrate(self.game)
         else:
             self.moves = [f"{r.player}: {r.action}" for r in self.game.history]
+        self.reviewed: State | None = None  # the review, once asked for
+
+    def reviewable(self) -> ddz.Game:
+        """A copy of the game to review; RequestError for a game that cannot be."""
+        if isinstance(self.game, uno.Game):
+            raise RequestError("a review is for Dou Dizhu games, not UNO")
+        if self.seat is not None:
+            raise RequestError(
+                "a review needs every hand: load the game's full record, not a seat's view"
+            )
+        return self.game.copy()
 
     def at(self, ply: int) -> ddz.Game | uno.Game:
         game = self.game.copy()
@@ -667,6 +688,26 @@ class Store:
     def state(self, session_id: str, body: object = None) -> State:
         with self._lock:
             return self.get(session_id).state(body)
+
+    def review(self, session_id: str) -> State:
+        """A replay's review (:func:`ddz.review` at :data:`REVIEW_NODE_LIMIT` nodes a
+        position): ``{"id", "node_limit", "plies", "known", "blunders", "rows": [...]}``,
+        each row as :meth:`ddz.ReviewRow.to_dict` writes it. Searched without the store's
+        lock (it takes a second or more), one review at a time, then kept with the replay."""
+        with self._lock:
+            session = self.get(session_id)
+            if not isinstance(session, Replay):
+                raise RequestError("only a replay is reviewed")
+            if session.reviewed is not None:
+                return session.reviewed
+            game = session.reviewable()
+        with _REVIEWING:
+            result = ddz.review(game, node_limit=REVIEW_NODE_LIMIT, memory_mb=REVIEW_MEMORY_MB)
+        answer: State = {"id": session_id, **result.to_dict()}
+        del answer["seconds"]  # the rest is the same on every machine
+        with self._lock:
+            session.reviewed = answer
+        return answer
 
     def act(self, session_id: str, body: object) -> State:
         with self._lock:

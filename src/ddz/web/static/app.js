@@ -80,6 +80,7 @@ function show(state) {
     return;
   }
   $("stepper").hidden = true;
+  $("verdicts").hidden = true;
   $("log-intro").textContent = state.intro;
   const log = $("log");
   log.start = state.log_start;
@@ -388,10 +389,77 @@ function showReplay(state) {
   const now = log.querySelector(".now");
   if (now) now.scrollIntoView({ block: "nearest" });
   else log.scrollTop = 0; // the deal: the first moves in view
+  showVerdicts(state);
   const whose = state.you === null || state.you === undefined ? "" :
     `Seat ${state.you}'s view (the other hands were never sent). `;
   say(whose + (state.ply === 0 ? "The deal. Step forward with > or the arrow keys." :
     `After ${state.moves[state.ply - 1]}` + (state.over && state.ply === state.plies ? " (the end)" : "")));
+}
+
+// The verdict strip: a replay of a Dou Dizhu game with every hand open is reviewed once by
+// the server (ddz.review): one cell a ply, the mover's verdict before the move (win, loss or
+// unknown within the budget), a blunder (a won position turned into a lost one) marked, and
+// the solver's best move in the cell's title. A bid has an empty cell; a click steps there.
+let review = null; // { id, rows } of the replay shown, or { id } while on the way
+
+function showVerdicts(state) {
+  const strip = $("verdicts");
+  if (state.kind !== "doudizhu" || (state.you !== null && state.you !== undefined)) {
+    strip.hidden = true;
+    return;
+  }
+  strip.hidden = false;
+  if (!review || review.id !== state.id) {
+    review = { id: state.id };
+    strip.replaceChildren();
+    strip.dataset.ready = "false";
+    strip.setAttribute("aria-label", "reviewing with every hand open...");
+    call("GET", `/api/replays/${state.id}/review`).then((answer) => {
+      if (review && review.id === answer.id) {
+        review.rows = answer.rows;
+        review.summary = `${answer.plies} plies reviewed with every hand open: ` +
+          `${answer.known} known, ${answer.blunders} blunder${answer.blunders === 1 ? "" : "s"}`;
+        if (current && current.id === answer.id) drawVerdicts(current);
+      }
+    }).catch((error) => {
+      strip.setAttribute("aria-label", `no review: ${error.message}`);
+      strip.title = `no review: ${error.message}`;
+    });
+    return;
+  }
+  if (review.rows) drawVerdicts(state);
+}
+
+const VERDICT = { 1: "win", "-1": "loss", null: "unknown" };
+
+function drawVerdicts(state) {
+  const strip = $("verdicts");
+  const rows = new Map(review.rows.map((row) => [row.ply, row]));
+  strip.replaceChildren(...state.moves.map((move, index) => {
+    const cell = document.createElement("span");
+    const row = rows.get(index);
+    cell.className = "verdict";
+    cell.dataset.ply = String(index + 1);
+    if (!row) {
+      cell.classList.add("bid");
+      cell.title = `${index + 1}. ${move}`;
+    } else {
+      const before = VERDICT[row.before], after = VERDICT[row.after];
+      cell.classList.add(before);
+      if (row.blunder) {
+        cell.classList.add("blunder");
+        cell.textContent = "!";
+      }
+      cell.title = `${index + 1}. ${move}: ${before} before, ${after} after` +
+        (row.best === null ? "" : `; best ${row.best}`) + (row.blunder ? " (blunder)" : "");
+    }
+    if (index === state.ply - 1) cell.classList.add("now");
+    cell.addEventListener("click", () => goTo(index + 1));
+    return cell;
+  }));
+  strip.setAttribute("aria-label", review.summary);
+  strip.title = review.summary;
+  strip.dataset.ready = "true";
 }
 
 // Steps are queued, not dropped: each press moves the ply wanted, and one request at a time
