@@ -84,12 +84,21 @@ from typing import Any
 from ddz import uno
 from ddz.doudizhu.observation import HISTORY
 from ddz.doudizhu.rules import Rules
-from ddz.envs.base import GAMES, Adapter, IllegalAction, UnoReward, agent_name, render_table
+from ddz.envs.base import (
+    GAMES,
+    ActionMask,
+    Adapter,
+    IllegalAction,
+    UnoReward,
+    agent_name,
+    render_table,
+)
 from ddz.envs.doudizhu import PRESETS, DouDizhuAdapter
 from ddz.envs.uno_round import UnoActionSpace, UnoAdapter
 
 __all__ = [
     "GAMES",
+    "ActionMask",
     "Adapter",
     "DouDizhuAdapter",
     "IllegalAction",
