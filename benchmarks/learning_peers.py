@@ -249,6 +249,22 @@ def trivial_aec(turns: int, wrapper: type) -> Callable[[], Any]:
     return make
 
 
+def core_user(seed: int, scale: float) -> Sample:
+    """The user's draw without an environment: ``ddz.Game`` with the core observation, the
+    action drawn by ``np.random.choice`` from ``legal_indices()``: the core's part of a step
+    of the AEC loop, plus numpy's draw (the AEC section's games, 60 a sample)."""
+    np.random.seed(seed % (1 << 32))
+    steps = 0
+    start = clock()
+    for index in range(max(1, round(60 * scale))):
+        game = ddz.Game(seed=seed + index)
+        while not game.is_over:
+            game.observation_vector(game.current_player)
+            game.step(int(np.random.choice(game.legal_indices())))
+            steps += 1
+    return steps, clock() - start
+
+
 def aec_paths(games: int) -> list[Path]:
     pettingzoo = try_import("pettingzoo")
     if pettingzoo is None:
@@ -279,6 +295,14 @@ def aec_paths(games: int) -> list[Path]:
             aec_loop(lambda: ddz_pettingzoo.raw_env("classic"), games, choose_bool_view),
         )
     )
+    paths.append(
+        Path(
+            "aec",
+            "ddz PettingZoo raw_env('classic'), np.random.choice(np.flatnonzero(mask))",
+            aec_loop(lambda: ddz_pettingzoo.raw_env("classic"), games, choose_user),
+        )
+    )
+    paths.append(Path("aec", "ddz Game, np.random.choice(legal_indices()) (no env)", core_user))
     for how, choose in CHOOSERS.items():
         paths.append(
             Path(
