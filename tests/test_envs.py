@@ -144,6 +144,22 @@ def test_action_masks_find_their_nonzero_entries_as_int8_arrays_do(game: str) ->
     assert np.array_equal(np.flatnonzero(odd.view(ActionMask)), np.flatnonzero(odd))
     flags = (odd != 0).view(ActionMask)  # a bool mask (as from a comparison) takes its own path
     assert np.array_equal(np.flatnonzero(flags), [1, 2, 4, 5, 6])
+    for compared, expected in ((odd.view(ActionMask) == 0, odd == 0), (flags != 0, odd != 0)):
+        assert type(compared) is np.ndarray and np.array_equal(compared, expected)
+    assert type(odd.view(ActionMask)[2:]) is ActionMask
+
+
+def test_gymnasium_samples_an_action_mask_as_a_plain_array() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    adapter = make_adapter("classic")
+    adapter.reset(seed=9)
+    mask = adapter.action_mask(adapter.to_act)
+    ours, plain = gymnasium.spaces.Discrete(len(mask)), gymnasium.spaces.Discrete(len(mask))
+    ours.seed(4)
+    plain.seed(4)
+    drawn = [int(ours.sample(mask)) for _ in range(20)]
+    assert drawn == [int(plain.sample(np.array(mask))) for _ in range(20)]
+    assert all(mask[action] == 1 for action in drawn)
 
 
 def test_adapter_seeds_deal_the_ddz_games() -> None:

@@ -52,7 +52,10 @@ class ActionMask(np.ndarray[Any, np.dtype[np.int8]]):
     about 17 µs against 2. ``np.flatnonzero(mask)``, ``np.nonzero(mask)``, ``np.where(mask)``
     and ``np.argwhere(mask)`` all call ``mask.nonzero()``; here it compares the bytes with 0
     (a bool array, so any value a caller wrote in is read as numpy reads it) and takes the
-    fast path. Slices, copies and arithmetic on a mask are masks too.
+    fast path. Comparisons (``mask == 1``, ``mask != 0``) give plain bool arrays, as they
+    do for an int8 array: Gymnasium's ``Discrete.sample(mask)`` compares the mask and then
+    reduces the results, which a subclass would slow by about a fifth. Slices, copies and
+    arithmetic on a mask are masks.
 
     >>> mask = np.array([0, 1, 0, 0, 1], dtype=np.int8).view(ActionMask)
     >>> np.flatnonzero(mask).tolist(), mask.dtype.name, isinstance(mask, np.ndarray)
@@ -60,6 +63,14 @@ class ActionMask(np.ndarray[Any, np.dtype[np.int8]]):
     """
 
     __slots__ = ()
+
+    def __eq__(self, other: object) -> Any:
+        return self.view(np.ndarray) == other
+
+    def __ne__(self, other: object) -> Any:
+        return self.view(np.ndarray) != other
+
+    __hash__ = None  # as ndarray's: not hashable
 
     def nonzero(self) -> tuple[npt.NDArray[np.intp], ...]:
         plain: np.ndarray[Any, Any] = self.view(np.ndarray)
