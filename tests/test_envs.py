@@ -7,6 +7,8 @@ PettingZoo and Gymnasium environments skip when the ``rl`` extra is not installe
 
 from __future__ import annotations
 
+import copy
+import pickle
 import re
 import subprocess
 import sys
@@ -147,6 +149,10 @@ def test_action_masks_find_their_nonzero_entries_as_int8_arrays_do(game: str) ->
     for compared, expected in ((odd.view(ActionMask) == 0, odd == 0), (flags != 0, odd != 0)):
         assert type(compared) is np.ndarray and np.array_equal(compared, expected)
     assert type(odd.view(ActionMask)[2:]) is ActionMask
+    kept_mask = kept[0][0]
+    for copied in (pickle.loads(pickle.dumps(kept_mask)), copy.deepcopy(kept_mask)):
+        assert type(copied) is ActionMask and np.array_equal(copied, kept_mask)
+    assert type(np.asarray(kept_mask)) is np.ndarray  # a plain view, for who wants one
 
 
 def test_gymnasium_samples_an_action_mask_as_a_plain_array() -> None:
