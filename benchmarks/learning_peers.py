@@ -9,7 +9,9 @@ The speed targets of the learning paths, each a ratio of medians measured here, 
             (target >= 20x).
 ``aec``     the PettingZoo AEC env ``ddz.envs.pettingzoo.env("classic")`` stepped as its docs
             show (``agent_iter``, ``last()``, a random action among the mask's nonzero
-            entries, ``step``), against the same RLCard env (target >= 8x). The same loop over
+            entries, ``step``), against the same RLCard env (target >= 8x; >= 6x with the
+            user's draw ``np.random.choice(np.flatnonzero(obs["action_mask"]))``, also
+            timed over ``raw_env`` and over ``ddz.Game`` with no env). The same loop over
             a *trivial* AEC env (ddz's env class over no game: it hands out preallocated
             arrays of the same shapes and ends after a fixed number of turns) is the ceiling
             the AEC API and the env's own bookkeeping set.
@@ -162,7 +164,13 @@ def choose_sample(env: Any, agent: str, mask: np.ndarray[Any, Any], rng: random.
     return int(env.action_space(agent).sample(mask))  # PettingZoo's documented loop
 
 
+def choose_user(env: Any, agent: str, mask: np.ndarray[Any, Any], rng: random.Random) -> int:
+    # the user's loop, word for word: numpy's global generator (seeded by aec_loop)
+    return np.random.choice(np.flatnonzero(mask))  # type: ignore[no-any-return]
+
+
 CHOOSERS = {
+    "np.random.choice(np.flatnonzero(mask))": choose_user,
     "flatnonzero(mask.view(bool))": choose_bool_view,
     "flatnonzero(mask)": choose_int8,
     "action_space(agent).sample(mask)": choose_sample,
@@ -175,6 +183,7 @@ def aec_loop(
     def run(seed: int, scale: float) -> Sample:
         env = make()
         rng = random.Random(seed)
+        np.random.seed(seed % (1 << 32))  # for the user's np.random.choice
         for number, agent in enumerate(env.possible_agents):
             env.action_space(agent).seed(seed + number)
         steps = 0
@@ -196,14 +205,15 @@ def aec_loop(
 def trivial_aec(turns: int, wrapper: type) -> Callable[[], Any]:
     """ddz's own AEC env class (``ddz.envs.pettingzoo.raw_env``: its reset, observe, step and
     bookkeeping) over a game that is none: three agents take ``turns`` turns in order, every
-    observation is the same preallocated pair of arrays (a mask with 30 legal actions), and
+    observation is the same preallocated pair of arrays (a mask with 30 legal actions, an
+    ``ActionMask`` as ddz's env hands out), and
     the game ends with rewards 0. Stepped like ddz's env, its rate is what the AEC API and
     the env's own Python cost by themselves."""
     from ddz.envs import pettingzoo as ddz_pettingzoo
 
     classic = ddz.envs.make_adapter("classic")
     observation = np.zeros(len(classic.observation_low), dtype=np.int8)
-    mask = np.zeros(classic.num_actions, dtype=np.int8)
+    mask = np.zeros(classic.num_actions, dtype=np.int8).view(ddz.envs.ActionMask)  # as ddz's
     mask[np.random.default_rng(0).choice(classic.num_actions, 30, replace=False)] = 1
 
     class NoGame:  # the part of ddz.envs.Adapter that raw_env reads, with no game behind it
@@ -241,6 +251,22 @@ def trivial_aec(turns: int, wrapper: type) -> Callable[[], Any]:
     return make
 
 
+def core_user(seed: int, scale: float) -> Sample:
+    """The user's draw without an environment: ``ddz.Game`` with the core observation, the
+    action drawn by ``np.random.choice`` from ``legal_indices()``: the core's part of a step
+    of the AEC loop, plus numpy's draw (the AEC section's games, 60 a sample)."""
+    np.random.seed(seed % (1 << 32))
+    steps = 0
+    start = clock()
+    for index in range(max(1, round(60 * scale))):
+        game = ddz.Game(seed=seed + index)
+        while not game.is_over:
+            game.observation_vector(game.current_player)
+            game.step(int(np.random.choice(game.legal_indices())))
+            steps += 1
+    return steps, clock() - start
+
+
 def aec_paths(games: int) -> list[Path]:
     pettingzoo = try_import("pettingzoo")
     if pettingzoo is None:
@@ -261,7 +287,7 @@ def aec_paths(games: int) -> list[Path]:
                 "aec",
                 f"ddz PettingZoo env('classic'), {how}",
                 aec_loop(make, games, choose),
-                target=8.0 if choose is choose_bool_view else None,
+                target={choose_bool_view: 8.0, choose_user: 6.0}.get(choose),
             )
         )
     paths.append(
@@ -271,6 +297,14 @@ def aec_paths(games: int) -> list[Path]:
             aec_loop(lambda: ddz_pettingzoo.raw_env("classic"), games, choose_bool_view),
         )
     )
+    paths.append(
+        Path(
+            "aec",
+            "ddz PettingZoo raw_env('classic'), np.random.choice(np.flatnonzero(mask))",
+            aec_loop(lambda: ddz_pettingzoo.raw_env("classic"), games, choose_user),
+        )
+    )
+    paths.append(Path("aec", "ddz Game, np.random.choice(legal_indices()) (no env)", core_user))
     for how, choose in CHOOSERS.items():
         paths.append(
             Path(

@@ -7,6 +7,8 @@ PettingZoo and Gymnasium environments skip when the ``rl`` extra is not installe
 
 from __future__ import annotations
 
+import copy
+import pickle
 import re
 import subprocess
 import sys
@@ -23,6 +25,7 @@ from ddz.actions import action_space
 from ddz.envs import (
     GAMES,
     PRESETS,
+    ActionMask,
     DouDizhuAdapter,
     UnoActionSpace,
     UnoAdapter,
@@ -111,6 +114,58 @@ def test_adapter_random_play_masks_and_rewards(game: str) -> None:
             assert rewards == [float(p) for p in adapter.game.payoffs()]
         elif adapter.game.winner is not None:
             assert rewards[adapter.game.winner] == 1.0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_action_masks_find_their_nonzero_entries_as_int8_arrays_do(game: str) -> None:
+    """The masks are ActionMask arrays (int8, the same values) whose nonzero() takes numpy's
+    bool path: every way numpy finds nonzero entries answers as for a plain int8 array,
+    whatever values are written in, and a mask kept from an earlier turn does not change."""
+    adapter = make_adapter(game, max_steps=200)
+    adapter.reset(seed=5)
+    rng = np.random.default_rng(5)
+    kept: list[tuple[ActionMask, np.ndarray[Any, Any]]] = []
+    while (seat := adapter.to_act) is not None:
+        mask = adapter.action_mask(seat)
+        plain = np.array(mask, dtype=np.int8)  # a plain ndarray with the same values
+        assert type(mask) is ActionMask and type(plain) is np.ndarray
+        assert mask.dtype == np.int8 and isinstance(mask, np.ndarray)
+        legal = np.flatnonzero(plain)
+        assert legal.size > 0
+        assert np.array_equal(np.flatnonzero(mask), legal)
+        assert np.array_equal(np.nonzero(mask)[0], legal)
+        assert np.array_equal(np.where(mask)[0], legal)
+        assert np.array_equal(np.argwhere(mask), np.argwhere(plain))
+        assert np.array_equal(np.flatnonzero(mask[1:]), np.flatnonzero(plain[1:]))
+        kept.append((mask, plain))
+        adapter.step(int(rng.choice(legal)))
+    for mask, plain in kept:  # each call made a new array: none was rewritten since
+        assert np.array_equal(mask, plain)
+    assert not np.flatnonzero(adapter.action_mask(0)).size
+    odd = np.array([0, 2, -1, 0, 127, -128, 1, 0], dtype=np.int8)
+    assert np.array_equal(np.flatnonzero(odd.view(ActionMask)), np.flatnonzero(odd))
+    flags = (odd != 0).view(ActionMask)  # a bool mask (as from a comparison) takes its own path
+    assert np.array_equal(np.flatnonzero(flags), [1, 2, 4, 5, 6])
+    for compared, expected in ((odd.view(ActionMask) == 0, odd == 0), (flags != 0, odd != 0)):
+        assert type(compared) is np.ndarray and np.array_equal(compared, expected)
+    assert type(odd.view(ActionMask)[2:]) is ActionMask
+    kept_mask = kept[0][0]
+    for copied in (pickle.loads(pickle.dumps(kept_mask)), copy.deepcopy(kept_mask)):
+        assert type(copied) is ActionMask and np.array_equal(copied, kept_mask)
+    assert type(np.asarray(kept_mask)) is np.ndarray  # a plain view, for who wants one
+
+
+def test_gymnasium_samples_an_action_mask_as_a_plain_array() -> None:
+    gymnasium = pytest.importorskip("gymnasium")
+    adapter = make_adapter("classic")
+    adapter.reset(seed=9)
+    mask = adapter.action_mask(adapter.to_act)
+    ours, plain = gymnasium.spaces.Discrete(len(mask)), gymnasium.spaces.Discrete(len(mask))
+    ours.seed(4)
+    plain.seed(4)
+    drawn = [int(ours.sample(mask)) for _ in range(20)]
+    assert drawn == [int(plain.sample(np.array(mask))) for _ in range(20)]
+    assert all(mask[action] == 1 for action in drawn)
 
 
 def test_adapter_seeds_deal_the_ddz_games() -> None:

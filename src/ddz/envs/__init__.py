@@ -25,7 +25,8 @@ the last ``history`` moves of play; ``history=`` defaults to ``ddz.HISTORY``, 15
 entries); for UNO ``ddz.uno.Game.observation_vector(seat)``, equal to
 ``observation(seat).encode()``: ``ddz.uno.OBSERVATION_SIZE`` (267) entries. The bounds are
 :attr:`Adapter.observation_low` and :attr:`Adapter.observation_high`. The action mask is an
-int8 vector, 1 for each legal action of the seat (Dou Dizhu: from the core's legal indices;
+int8 vector (an :class:`ActionMask`: ``np.flatnonzero`` reads it as booleans, fast), 1 for
+each legal action of the seat (Dou Dizhu: from the core's legal indices;
 UNO: from the seat's legal actions), all 0 when the seat has nothing to decide (not its
 turn, or the game is over).
 
@@ -84,12 +85,21 @@ from typing import Any
 from ddz import uno
 from ddz.doudizhu.observation import HISTORY
 from ddz.doudizhu.rules import Rules
-from ddz.envs.base import GAMES, Adapter, IllegalAction, UnoReward, agent_name, render_table
+from ddz.envs.base import (
+    GAMES,
+    ActionMask,
+    Adapter,
+    IllegalAction,
+    UnoReward,
+    agent_name,
+    render_table,
+)
 from ddz.envs.doudizhu import PRESETS, DouDizhuAdapter
 from ddz.envs.uno_round import UnoActionSpace, UnoAdapter
 
 __all__ = [
     "GAMES",
+    "ActionMask",
     "Adapter",
     "DouDizhuAdapter",
     "IllegalAction",

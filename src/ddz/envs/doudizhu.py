@@ -12,7 +12,7 @@ from ddz.doudizhu.action_space import ActionSpace, action_space
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import HISTORY, observation_bounds
 from ddz.doudizhu.rules import CLASSIC, VARIANTS, Rules
-from ddz.envs.base import Adapter, IllegalAction, Vector
+from ddz.envs.base import ActionMask, Adapter, IllegalAction, Vector
 from ddz.play import agents
 
 __all__ = ["PRESETS", "DouDizhuAdapter", "observation_bounds"]
@@ -74,7 +74,7 @@ class DouDizhuAdapter(Adapter):
 
     def _mask(self, seat: int) -> Vector:
         if self._cached_mask is None:
-            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask = np.zeros(self.num_actions, dtype=np.int8).view(ActionMask)
             mask[self.game.legal_indices()] = 1
             self._cached_mask = mask
         return self._cached_mask

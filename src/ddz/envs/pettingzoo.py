@@ -20,7 +20,8 @@ attributes a step reads are found without a failed lookup); ``raw_env`` the clas
 * UNO only: ``players`` (2..10, default 4) and ``reward`` (``"win"`` or ``"points"``).
 
 Agents are ``"player_0"``, ``"player_1"``, ..., one per seat. Each observes
-``{"observation": int8 vector, "action_mask": int8 vector}``, the mask all 0 for an agent
+``{"observation": int8 vector, "action_mask": int8 vector}`` (the mask a
+``ddz.envs.ActionMask``, whose nonzero entries numpy finds fast), the mask all 0 for an agent
 with nothing to decide; the action space is ``Discrete(num_actions)``. Rewards come at the
 end of the game; then every agent is terminated and steps ``None`` once, as PettingZoo
 requires. How the games become turns (UNO's out-of-turn actions included), the rewards,

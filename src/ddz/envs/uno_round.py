@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ddz import uno
-from ddz.envs.base import Adapter, IllegalAction, UnoReward, Vector
+from ddz.envs.base import ActionMask, Adapter, IllegalAction, UnoReward, Vector
 from ddz.uno import agents as uno_agents
 from ddz.uno import render as uno_render
 from ddz.uno.actions import ActionSpace as UnoActionSpace
@@ -119,7 +119,8 @@ class UnoAdapter(Adapter):
     def _mask(self, seat: int) -> Vector:
         if self._cached_mask is None:
             passing = seat != self.game.current_player
-            self._cached_mask = self.space.mask(self._options[seat], passing=passing)
+            mask = self.space.mask(self._options[seat], passing=passing)
+            self._cached_mask = mask.view(ActionMask)
         return self._cached_mask
 
     def _apply(self, seat: int, index: int) -> None:
