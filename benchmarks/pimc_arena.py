@@ -4,7 +4,8 @@ PIMC takes a decision.
     python benchmarks/pimc_arena.py [--deals 300] [--seed 1] [--rules classic two-player]
                                     [--worlds 100] [--playouts 1000] [--keep 8] [--work 1000000]
                                     [--exact-cards 12] [--node-limit 2000] [--solve-nodes 20000]
-                                    [--win-weight 1] [--epsilon 0] [--json PATH]
+                                    [--win-weight 1] [--epsilon 0] [--objective score]
+                                    [--json PATH]
 
 Every deal is played under every seating (``ddz.arena.run_arena``): classic rules, PIMC alone
 against two greedy farmers or landlord from every seat and two PIMC copies against one
@@ -85,6 +86,7 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "solve_nodes": args.solve_nodes,
         "win_weight": args.win_weight,
         "epsilon": args.epsilon,
+        "objective": args.objective,
     }
 
     def make(seed: int | None) -> AnyAgent:
@@ -143,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solve-nodes", type=int, default=20_000)
     parser.add_argument("--win-weight", type=float, default=1.0)
     parser.add_argument("--epsilon", type=int, default=0)
+    parser.add_argument("--objective", choices=["score", "wp"], default="score")
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

@@ -497,3 +497,22 @@ def test_pimc_objective_is_checked_at_construction(bad: object) -> None:
         PIMCAgent(objective=bad)  # type: ignore[arg-type]
     assert PIMCAgent().objective == "score"
     assert PIMCAgent(objective="wp").objective == "wp"
+
+
+def test_solver_agent_objective_score_passes_up_going_out_only_for_a_proved_higher_score() -> None:
+    # 4444+56 goes out at once; leading 5 (unanswerable), then the bomb, scores more
+    game = Game.from_position(ddz.ENDGAME, ["444456", "3"], landlord=0, to_act=0)
+    out = game.copy()
+    out.push(next(a for a in game.legal_actions() if str(a) == "4444+56"))
+    assert out.is_over
+    proved = ddz.solve(game, score=True).score
+    assert proved is not None and proved > out.payoffs()[0] > 0
+    assert str(SolverAgent().act(game)) == "4444+56"  # "wp", the default: going out
+    agent = SolverAgent(objective="score")
+    action = agent.act(game)
+    assert str(action) != "4444+56" and agent.solved == 1
+    after = game.copy()
+    after.push(action)
+    assert -ddz.solve(after, score=True).score == proved  # type: ignore[operator]
+    with pytest.raises(ValueError, match="objective must be"):
+        SolverAgent(objective="adp")

@@ -89,13 +89,19 @@ class SolverAgent:
     """Plays the exact solver's move (:func:`ddz.solve`), reading every hand: it says so
     with ``perfect_information = True`` and is given the :class:`ddz.Game`.
 
-    A move that empties its hand is always played (a bomb or rocket first among several: it
-    doubles the stake); such a decision counts as neither solved nor fallen back. Otherwise,
-    in a won position it plays a winning move; in a lost one the move that holds out longest
-    (the one whose refutation took the most search). Each decision is one solve within
-    ``node_limit`` nodes (and ``time_limit`` seconds, if given: a time limit makes the
-    agent's choices depend on the machine's speed). It **falls back** to the greedy agent's
-    choice (:class:`ddz.play.agents.GreedyAgent`) when the solve is unknown within the limits,
+    ``objective="wp"`` (the default, as it always played): a move that empties its hand is
+    always played (a bomb or rocket first among several: it doubles the stake), counted as
+    neither solved nor fallen back; otherwise, in a won position it plays a winning move, in
+    a lost one the move that holds out longest (the one whose refutation took the most
+    search). ``objective="score"``: each decision is a score-mode solve (``solve(score=True)``:
+    the winning side maximises the final stake, bombs and spring counted), and its move is
+    played even over going out, since it is *proved* to score at least as much with every
+    hand known; going out is taken only when that solve is unknown. The default stays
+    ``"wp"``: a score solve searches more for the same ``node_limit``. Each decision is one
+    solve within ``node_limit`` nodes (and ``time_limit`` seconds, if given: a time limit makes the
+    agent's choices depend on the machine's speed). It **falls back** to going out where it
+    can, else to the greedy agent's choice (:class:`ddz.play.agents.GreedyAgent`), when the
+    solve is unknown within the limits,
     when more than ``max_cards`` cards are left in the hands (``None``: always try), and in
     bidding; ``solved`` and ``fallbacks`` count its decisions of each kind (a forced action,
     the only legal one, counts as neither).
@@ -120,9 +126,11 @@ class SolverAgent:
         time_limit: float | None = None,
         max_cards: int | None = None,
         memory_mb: int = 32,
+        objective: str = "wp",
     ) -> None:
         if seed is not None:  # deterministic: nothing to seed, but a seed is an integer
             check_integer(seed, "seed")
+        self.objective = _objective(objective)
         self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
         self.time_limit = _limit(time_limit, "time_limit")
         self.max_cards = None if max_cards is None else check_integer(max_cards, "max_cards", 0)
@@ -143,19 +151,20 @@ class SolverAgent:
         current = game.current_player
         assert current is not None  # in play
         out = _going_out(len(game.hands[current]), legal)
-        if out:  # a sure win now: no search can find a surer one
+        score = self.objective == "score"
+        if out and not score:  # a sure win now: no search can find a surer one
             return _best_going_out(out)
         if self.max_cards is not None and sum(map(len, game.hands)) > self.max_cards:
             self.fallbacks += 1
-            return _greedy(game, legal)
+            return _best_going_out(out) if out else _greedy(game, legal)
         if self._solver is None or self._solver.rules != game.rules:
             self._solver = Solver(game.rules, memory_mb=self.memory_mb)
         result = self._solver.solve(
-            game, node_limit=self.node_limit, time_limit=self.time_limit, line=False
+            game, node_limit=self.node_limit, time_limit=self.time_limit, score=score, line=False
         )
         if result.value is None or result.move is None:
             self.fallbacks += 1
-            return _greedy(game, legal)
+            return _best_going_out(out) if out else _greedy(game, legal)
         self.solved += 1
         for action in legal:
             if action.code == result.move.code:
