@@ -37,12 +37,23 @@ from ddz.search_agents import PIMCAgent
 
 
 class Timed:
-    """A PIMCAgent whose every decision is timed (the arena sees an ordinary agent)."""
+    """A PIMCAgent whose every decision is timed (the arena sees an ordinary agent), and
+    whose play decisions with a choice are counted in ``counts``: those where a move that
+    empties the hand was legal (``going_out``) and another was played (``going_out_missed``),
+    and a farmer's with its partner's move on the table (``partner``), beaten with a bomb or
+    rocket that does not empty the hand (``partner_bombed``)."""
 
-    def __init__(self, agent: PIMCAgent, times: list[float], choices: list[float]) -> None:
+    def __init__(
+        self,
+        agent: PIMCAgent,
+        times: list[float],
+        choices: list[float],
+        counts: dict[str, int] | None = None,
+    ) -> None:
         self.agent = agent
         self.times = times
         self.choices = choices
+        self.counts = {} if counts is None else counts
 
     def set_rules(self, rules: ddz.Rules) -> None:
         self.agent.set_rules(rules)
@@ -54,7 +65,23 @@ class Timed:
         self.times.append(spent)
         if len(observation.legal_actions) > 1:
             self.choices.append(spent)
+            if observation.phase == "play":
+                self.count(observation, action)
         return action
+
+    def count(self, observation: Observation, action: Action) -> None:
+        counts, size = self.counts, len(observation.hand)
+        counts["choices"] = counts.get("choices", 0) + 1
+        cards = [len(a.cards) for a in observation.legal_actions if isinstance(a, ddz.Move)]
+        played = len(action.cards) if isinstance(action, ddz.Move) else 0
+        if size in cards:
+            counts["going_out"] = counts.get("going_out", 0) + 1
+            counts["going_out_missed"] = counts.get("going_out_missed", 0) + (played != size)
+        me, landlord, table = observation.player, observation.landlord, observation.table_player
+        if table is not None and me != landlord and table not in (me, landlord):
+            counts["partner"] = counts.get("partner", 0) + 1
+            bombed = isinstance(action, ddz.Move) and action.is_bomb and played != size
+            counts["partner_bombed"] = counts.get("partner_bombed", 0) + bombed
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -76,6 +103,7 @@ def summary(values: list[float]) -> dict[str, float]:
 def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
     times: list[float] = []
     choices: list[float] = []
+    counts: dict[str, int] = {}
     options = {
         "worlds": args.worlds,
         "playouts": args.playouts,
@@ -90,7 +118,7 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
     }
 
     def make(seed: int | None) -> AnyAgent:
-        return Timed(PIMCAgent(seed, **options), times, choices)
+        return Timed(PIMCAgent(seed, **options), times, choices, counts)
 
     registry: dict[str, AgentFactory] = {"greedy": AGENTS["greedy"], "pimc": make}
     rules = PRESETS[rules_name]
@@ -126,6 +154,7 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "farmer_wp": pimc.farmer_wp,
         "decisions": summary(times),
         "choices": summary(choices),
+        "counts": counts,
         "seconds": seconds,
         "table": result.table(),
     }
@@ -165,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         print()
         print(r["table"])
+        print("PIMC's play decisions with a choice:", r["counts"])
         print(f"({r['seconds']:.0f} s)")
     if args.json:
         with open(args.json, "w") as out:
