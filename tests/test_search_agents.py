@@ -516,3 +516,55 @@ def test_solver_agent_objective_score_passes_up_going_out_only_for_a_proved_high
     assert -ddz.solve(after, score=True).score == proved  # type: ignore[operator]
     with pytest.raises(ValueError, match="objective must be"):
         SolverAgent(objective="adp")
+
+
+def test_pimc_farmer_overtakes_its_partner_when_it_strictly_gains_under_wp() -> None:
+    # farmer 1 played 5 and holds a 6; passing (or 9) lets the landlord's A go out, while
+    # 2 (which the A cannot beat) and then 99 goes out first: a strictly higher share of won
+    # worlds than passing, so the farmer beats its partner's move (the sampled worlds
+    # do not know which of the A and the 6 is the landlord's: 9 wins in half of them)
+    game = position(["A", "6", "299"], to_act=2, table="5", table_player=1)
+    assert sorted(map(str, game.legal_actions())) == ["2", "9", "pass"]
+    for objective in ("wp", "score"):
+        assert set(pimc_choices(game, objective=objective)) == {"2"}
+        assert set(pimc_choices(game, objective=objective, worlds=20, playouts=20)) == {"2"}
+
+
+def known_positions(count: int) -> list[Game]:
+    """Two-player positions of 2-7 cards a hand with every other card played: the hidden
+    cards are exactly the other hand, so every sampled world is the true one."""
+    rng = random.Random(5)
+    cards = list(str(DECK))
+    found = []
+    while len(found) < count:
+        rng.shuffle(cards)
+        a, b = rng.randint(2, 7), rng.randint(2, 7)
+        hands = ["".join(cards[:a]), "".join(cards[a : a + b])]
+        rest = str(ddz.Cards("".join(cards[a + b :])))
+        found.append(
+            Game.from_position(
+                ddz.ENDGAME, hands, landlord=0, to_act=rng.randrange(2), played=[rest, ""]
+            )
+        )
+    return found
+
+
+def test_pimc_keeps_a_win_the_solver_proves_in_every_world() -> None:
+    # every world is the true one: a won position's proved win must be kept, whatever the
+    # playouts (a single world and playout each) think of the other moves
+    kept = 0
+    for k, game in enumerate(known_positions(60)):
+        seat = game.current_player
+        assert seat is not None
+        if len(game.legal_actions()) < 2 or ddz.solve(game).value != 1:
+            continue
+        for objective in ("wp", "score"):
+            agent = PIMCAgent(k, rules=game.rules, objective=objective, worlds=1, playouts=1)
+            after = game.copy()
+            after.push(agent.act(game.observation(seat)))
+            if after.is_over:
+                assert after.payoffs()[seat] > 0
+            else:
+                assert ddz.solve(after).value == -1, (objective, str(game.position()))
+            kept += 1
+    assert kept >= 20
