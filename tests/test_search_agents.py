@@ -568,3 +568,21 @@ def test_pimc_keeps_a_win_the_solver_proves_in_every_world() -> None:
                 assert ddz.solve(after).value == -1, (objective, str(game.position()))
             kept += 1
     assert kept >= 20
+
+
+@pytest.mark.parametrize("objective", ["wp", "score"])
+def test_pimc_takes_a_win_proved_in_every_world_over_a_better_looking_playout(
+    objective: str,
+) -> None:
+    # the opponent's 4 cards are 4 of 4J226T3; 55 is solved won in every world, 2 is not
+    # (the old agent led 2 here: its playouts' mean payoff said so, and it loses)
+    played = "33344455666777788889999TTTJJQQQQKKKKAAAA2XD"
+    game = Game.from_position(
+        ddz.ENDGAME, ["55J2", "4J22"], landlord=0, to_act=0, played=[played, ""]
+    )
+    assert ddz.solve(game).value == 1
+    for seed in range(4):
+        action = PIMCAgent(seed, rules=game.rules, objective=objective).act(game.observation(0))
+        after = game.copy()
+        after.push(action)
+        assert ddz.solve(after).value == -1, str(action)  # the opponent to act: lost for it
