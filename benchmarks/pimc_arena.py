@@ -4,7 +4,8 @@ PIMC takes a decision.
     python benchmarks/pimc_arena.py [--deals 300] [--seed 1] [--rules classic two-player]
                                     [--worlds 100] [--playouts 1000] [--keep 8] [--work 1000000]
                                     [--exact-cards 12] [--node-limit 2000] [--solve-nodes 20000]
-                                    [--win-weight 1] [--epsilon 0] [--json PATH]
+                                    [--win-weight 1] [--epsilon 0] [--objective score]
+                                    [--json PATH]
 
 Every deal is played under every seating (``ddz.arena.run_arena``): classic rules, PIMC alone
 against two greedy farmers or landlord from every seat and two PIMC copies against one
@@ -36,12 +37,23 @@ from ddz.search_agents import PIMCAgent
 
 
 class Timed:
-    """A PIMCAgent whose every decision is timed (the arena sees an ordinary agent)."""
+    """A PIMCAgent whose every decision is timed (the arena sees an ordinary agent), and
+    whose play decisions with a choice are counted in ``counts``: those where a move that
+    empties the hand was legal (``going_out``) and another was played (``going_out_missed``),
+    and a farmer's with its partner's move on the table (``partner``), beaten with a bomb or
+    rocket that does not empty the hand (``partner_bombed``)."""
 
-    def __init__(self, agent: PIMCAgent, times: list[float], choices: list[float]) -> None:
+    def __init__(
+        self,
+        agent: PIMCAgent,
+        times: list[float],
+        choices: list[float],
+        counts: dict[str, int] | None = None,
+    ) -> None:
         self.agent = agent
         self.times = times
         self.choices = choices
+        self.counts = {} if counts is None else counts
 
     def set_rules(self, rules: ddz.Rules) -> None:
         self.agent.set_rules(rules)
@@ -53,7 +65,23 @@ class Timed:
         self.times.append(spent)
         if len(observation.legal_actions) > 1:
             self.choices.append(spent)
+            if observation.phase == "play":
+                self.count(observation, action)
         return action
+
+    def count(self, observation: Observation, action: Action) -> None:
+        counts, size = self.counts, len(observation.hand)
+        counts["choices"] = counts.get("choices", 0) + 1
+        cards = [len(a.cards) for a in observation.legal_actions if isinstance(a, ddz.Move)]
+        played = len(action.cards) if isinstance(action, ddz.Move) else 0
+        if size in cards:
+            counts["going_out"] = counts.get("going_out", 0) + 1
+            counts["going_out_missed"] = counts.get("going_out_missed", 0) + (played != size)
+        me, landlord, table = observation.player, observation.landlord, observation.table_player
+        if table is not None and me != landlord and table not in (me, landlord):
+            counts["partner"] = counts.get("partner", 0) + 1
+            bombed = isinstance(action, ddz.Move) and action.is_bomb and played != size
+            counts["partner_bombed"] = counts.get("partner_bombed", 0) + bombed
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -75,6 +103,7 @@ def summary(values: list[float]) -> dict[str, float]:
 def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
     times: list[float] = []
     choices: list[float] = []
+    counts: dict[str, int] = {}
     options = {
         "worlds": args.worlds,
         "playouts": args.playouts,
@@ -85,10 +114,11 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "solve_nodes": args.solve_nodes,
         "win_weight": args.win_weight,
         "epsilon": args.epsilon,
+        "objective": args.objective,
     }
 
     def make(seed: int | None) -> AnyAgent:
-        return Timed(PIMCAgent(seed, **options), times, choices)
+        return Timed(PIMCAgent(seed, **options), times, choices, counts)
 
     registry: dict[str, AgentFactory] = {"greedy": AGENTS["greedy"], "pimc": make}
     rules = PRESETS[rules_name]
@@ -124,6 +154,7 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "farmer_wp": pimc.farmer_wp,
         "decisions": summary(times),
         "choices": summary(choices),
+        "counts": counts,
         "seconds": seconds,
         "table": result.table(),
     }
@@ -143,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solve-nodes", type=int, default=20_000)
     parser.add_argument("--win-weight", type=float, default=1.0)
     parser.add_argument("--epsilon", type=int, default=0)
+    parser.add_argument("--objective", choices=["score", "wp"], default="score")
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
@@ -162,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         print()
         print(r["table"])
+        print("PIMC's play decisions with a choice:", r["counts"])
         print(f"({r['seconds']:.0f} s)")
     if args.json:
         with open(args.json, "w") as out:

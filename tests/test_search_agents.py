@@ -373,3 +373,216 @@ def test_a_long_pimc_decision_stops_on_ctrl_c() -> None:
     timer.join()
     assert sent and caught - sent[0] < 0.5, caught - sent[0]
     assert not any(t.name == "ddz-core-call" for t in threading.enumerate())
+
+
+# The agent-strength issue, part 1: a sure win passed up, a winning partner bombed.
+
+DECK = ddz.Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD")
+
+
+def position(
+    hands: list[str], *, to_act: int, table: str | None = None, table_player: int | None = None
+) -> Game:
+    """A classic position, landlord seat 0, every other card played (by ``table_player``
+    the table's move, the rest by a seat that did not make it): nothing is hidden."""
+    rest = DECK
+    for hand in hands:
+        rest = rest - ddz.Cards(hand)
+    played = [ddz.Cards(""), ddz.Cards(""), ddz.Cards("")]
+    if table is not None and table_player is not None:
+        rest = rest - ddz.Cards(table)
+        played[table_player] = ddz.Cards(table)
+    other = 2 if table_player == 1 else 1
+    played[other] = played[other] + rest
+    return Game.from_position(
+        ddz.CLASSIC,
+        hands,
+        landlord=0,
+        to_act=to_act,
+        table=table,
+        table_player=table_player,
+        played=[str(cards) for cards in played],
+    )
+
+
+def pimc_choices(game: Game, **kwargs: object) -> list[str]:
+    seat = game.current_player
+    assert seat is not None
+    return [
+        str(PIMCAgent(seed, rules=game.rules, **kwargs).act(game.observation(seat)))  # type: ignore[arg-type]
+        for seed in range(6)
+    ]
+
+
+@pytest.mark.parametrize("objective", ["wp", "score"])
+def test_pimc_landlord_holding_exactly_aaa_plays_aaa(objective: str) -> None:
+    # farmers 7 and 3 cards, the 2s and jokers already played: A, AA and AAA all win,
+    # but only AAA wins now (the old agent led A in half of these seeds)
+    game = Game.from_position(
+        ddz.CLASSIC,
+        ["AAA", "3456789", "345"],
+        landlord=0,
+        to_act=0,
+        played=["", "2222XD", ""],
+    )
+    assert sorted(map(str, game.legal_actions())) == ["A", "AA", "AAA"]
+    assert set(pimc_choices(game, objective=objective)) == {"AAA"}
+    assert set(pimc_choices(game, objective=objective, worlds=2, playouts=3)) == {"AAA"}
+    assert str(SolverAgent().act(game)) == "AAA"
+
+
+@pytest.mark.parametrize("objective", ["wp", "score"])
+def test_pimc_farmer_holding_only_the_black_joker_beats_a_2(objective: str) -> None:
+    for hands in (["2K", "X", "3333"], ["2KQ", "X", "3333D"]):
+        game = Game.from_position(
+            ddz.CLASSIC, hands, landlord=0, to_act=1, table="2", table_player=0
+        )
+        assert set(pimc_choices(game, objective=objective)) == {"X"}, hands
+        assert set(pimc_choices(game, objective=objective, worlds=1, playouts=1)) == {"X"}
+
+
+def test_pimc_farmer_does_not_bomb_its_winning_partner_under_wp() -> None:
+    # farmer 1 played a 2 and holds one 6; the landlord (KK) cannot answer. Passing wins
+    # (farmer 1 leads its 6); 3333 wins too, at twice the stake: "score" bombs, "wp" does not
+    game = position(["KK", "6", "33334"], to_act=2, table="2", table_player=1)
+    assert sorted(map(str, game.legal_actions())) == ["3333", "pass"]
+    assert set(pimc_choices(game, objective="wp")) == {"pass"}
+    assert set(pimc_choices(game, objective="wp", worlds=2, playouts=2)) == {"pass"}
+    assert set(pimc_choices(game, objective="score")) == {"3333"}
+
+
+def going_out_positions(rules: ddz.Rules, games: int) -> list[Game]:
+    """Every play-phase decision with a choice where a legal move empties the hand, from
+    random games (a random agent, so the hands run down at every size)."""
+    found = []
+    for seed in range(games):
+        game = Game(rules, seed=seed)
+        agent = RandomAgent(seed)
+        while not game.is_over:
+            seat = game.current_player
+            assert seat is not None
+            legal = game.legal_actions()
+            if game.phase == "play" and len(legal) > 1:
+                size = len(game.hands[seat])
+                if any(len(getattr(a, "cards", "")) == size for a in legal):
+                    found.append(game.copy())
+            game.step(choose(agent, game))
+    return found
+
+
+@pytest.mark.parametrize("rules", [ddz.CLASSIC, ddz.TWO_PLAYER], ids=repr)
+def test_pimc_always_plays_a_move_that_empties_its_hand(rules: ddz.Rules) -> None:
+    positions = going_out_positions(rules, 40)
+    assert len(positions) >= 5
+    settings: list[dict[str, object]] = [
+        {"worlds": 1, "playouts": 1, "exact_cards": 0},
+        {"worlds": 3, "playouts": 10, "keep": 1},
+        {"worlds": 6, "playouts": 300},
+    ]
+    for k, game in enumerate(positions):
+        seat = game.current_player
+        assert seat is not None
+        size = len(game.hands[seat])
+        for objective in ("wp", "score"):
+            for kwargs in settings:
+                agent = PIMCAgent(k, rules=rules, objective=objective, **kwargs)  # type: ignore[arg-type]
+                action = agent.act(game.observation(seat))
+                assert len(getattr(action, "cards", "")) == size, (game.position(), str(action))
+        assert len(getattr(SolverAgent().act(game), "cards", "")) == size, game.position()
+
+
+@pytest.mark.parametrize("bad", ["adp", "WP", "", None, 1, True])
+def test_pimc_objective_is_checked_at_construction(bad: object) -> None:
+    with pytest.raises(ValueError, match=r'objective must be "wp" .* or "score"'):
+        PIMCAgent(objective=bad)  # type: ignore[arg-type]
+    assert PIMCAgent().objective == "score"
+    assert PIMCAgent(objective="wp").objective == "wp"
+
+
+def test_solver_agent_objective_score_passes_up_going_out_only_for_a_proved_higher_score() -> None:
+    # 4444+56 goes out at once; leading 5 (unanswerable), then the bomb, scores more
+    game = Game.from_position(ddz.ENDGAME, ["444456", "3"], landlord=0, to_act=0)
+    out = game.copy()
+    out.push(next(a for a in game.legal_actions() if str(a) == "4444+56"))
+    assert out.is_over
+    proved = ddz.solve(game, score=True).score
+    assert proved is not None and proved > out.payoffs()[0] > 0
+    assert str(SolverAgent().act(game)) == "4444+56"  # "wp", the default: going out
+    agent = SolverAgent(objective="score")
+    action = agent.act(game)
+    assert str(action) != "4444+56" and agent.solved == 1
+    after = game.copy()
+    after.push(action)
+    assert -ddz.solve(after, score=True).score == proved  # type: ignore[operator]
+    with pytest.raises(ValueError, match="objective must be"):
+        SolverAgent(objective="adp")
+
+
+def test_pimc_farmer_overtakes_its_partner_when_it_strictly_gains_under_wp() -> None:
+    # farmer 1 played 5 and holds a 6; passing (or 9) lets the landlord's A go out, while
+    # 2 (which the A cannot beat) and then 99 goes out first: a strictly higher share of won
+    # worlds than passing, so the farmer beats its partner's move (the sampled worlds
+    # do not know which of the A and the 6 is the landlord's: 9 wins in half of them)
+    game = position(["A", "6", "299"], to_act=2, table="5", table_player=1)
+    assert sorted(map(str, game.legal_actions())) == ["2", "9", "pass"]
+    for objective in ("wp", "score"):
+        assert set(pimc_choices(game, objective=objective)) == {"2"}
+        assert set(pimc_choices(game, objective=objective, worlds=20, playouts=20)) == {"2"}
+
+
+def known_positions(count: int) -> list[Game]:
+    """Two-player positions of 2-7 cards a hand with every other card played: the hidden
+    cards are exactly the other hand, so every sampled world is the true one."""
+    rng = random.Random(5)
+    cards = list(str(DECK))
+    found = []
+    while len(found) < count:
+        rng.shuffle(cards)
+        a, b = rng.randint(2, 7), rng.randint(2, 7)
+        hands = ["".join(cards[:a]), "".join(cards[a : a + b])]
+        rest = str(ddz.Cards("".join(cards[a + b :])))
+        found.append(
+            Game.from_position(
+                ddz.ENDGAME, hands, landlord=0, to_act=rng.randrange(2), played=[rest, ""]
+            )
+        )
+    return found
+
+
+def test_pimc_keeps_a_win_the_solver_proves_in_every_world() -> None:
+    # every world is the true one: a won position's proved win must be kept, whatever the
+    # playouts (a single world and playout each) think of the other moves
+    kept = 0
+    for k, game in enumerate(known_positions(60)):
+        seat = game.current_player
+        assert seat is not None
+        if len(game.legal_actions()) < 2 or ddz.solve(game).value != 1:
+            continue
+        for objective in ("wp", "score"):
+            agent = PIMCAgent(k, rules=game.rules, objective=objective, worlds=1, playouts=1)
+            after = game.copy()
+            after.push(agent.act(game.observation(seat)))
+            if after.is_over:
+                assert after.payoffs()[seat] > 0
+            else:
+                assert ddz.solve(after).value == -1, (objective, str(game.position()))
+            kept += 1
+    assert kept >= 20
+
+
+@pytest.mark.parametrize("objective", ["wp", "score"])
+def test_pimc_takes_a_win_proved_in_every_world_over_a_better_looking_playout(
+    objective: str,
+) -> None:
+    # the opponent's 4 cards are 4 of 4J226T3; 55 is solved won in every world, 2 is not
+    # (the old agent led 2 here: its playouts' mean payoff said so, and it loses)
+    played = "33344455666777788889999TTTJJQQQQKKKKAAAA2XD"
+    game = Game.from_position(
+        ddz.ENDGAME, ["55J2", "4J22"], landlord=0, to_act=0, played=[played, ""]
+    )
+    assert ddz.solve(game).value == 1
+    for seed in range(4):
+        action = PIMCAgent(seed, rules=game.rules, objective=objective).act(game.observation(0))
+        after = game.copy()
+        after.push(action)
+        assert ddz.solve(after).value == -1, str(action)  # the opponent to act: lost for it

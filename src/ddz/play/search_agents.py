@@ -28,7 +28,8 @@ import numpy.typing as npt
 from ddz._core import playouts as _playouts
 from ddz._core import solver as _solver_core
 from ddz._core import vector as _vector
-from ddz.base.errors import check_integer, check_number
+from ddz._core.moves import Move
+from ddz.base.errors import check_integer, check_number, shorten
 from ddz.base.fanout import run_interruptible
 from ddz.doudizhu.actions import Action
 from ddz.doudizhu.game import Game
@@ -37,7 +38,31 @@ from ddz.doudizhu.rules import Rules
 from ddz.doudizhu.solver import Solver
 from ddz.doudizhu.worlds import Worlds, sample_worlds
 
-__all__ = ["PIMCAgent", "SolverAgent"]
+__all__ = ["OBJECTIVES", "PIMCAgent", "SolverAgent"]
+
+OBJECTIVES = ("wp", "score")
+"""What :class:`PIMCAgent` plays for: ``"wp"`` the share of sampled worlds it wins (win
+probability), ``"score"`` the expected stake (bid, bombs and spring under the game's Rules)."""
+
+
+def _objective(value: object) -> Literal["wp", "score"]:
+    """``value`` if it is one of :data:`OBJECTIVES`, else one ValueError naming them."""
+    if value == "wp" or value == "score":
+        return "wp" if value == "wp" else "score"
+    raise ValueError(
+        'objective must be "wp" (win probability) or "score" (expected stake), '
+        f"not {shorten(value)}"
+    )
+
+
+def _going_out(hand_size: int, legal: list[Action]) -> list[Action]:
+    """The legal moves that empty a hand of ``hand_size`` cards (they end the game won)."""
+    return [a for a in legal if isinstance(a, Move) and not a.is_pass and len(a.cards) == hand_size]
+
+
+def _best_going_out(moves: list[Action]) -> Action:
+    """The first going-out move, a bomb or rocket first: it doubles the stake it wins."""
+    return next((a for a in moves if isinstance(a, Move) and a.is_bomb), moves[0])
 
 
 def _greedy(game: Game, legal: list[Action]) -> Action:
@@ -64,11 +89,19 @@ class SolverAgent:
     """Plays the exact solver's move (:func:`ddz.solve`), reading every hand: it says so
     with ``perfect_information = True`` and is given the :class:`ddz.Game`.
 
-    In a won position it plays a winning move; in a lost one the move that holds out longest
-    (the one whose refutation took the most search). Each decision is one solve within
-    ``node_limit`` nodes (and ``time_limit`` seconds, if given: a time limit makes the
-    agent's choices depend on the machine's speed). It **falls back** to the greedy agent's
-    choice (:class:`ddz.play.agents.GreedyAgent`) when the solve is unknown within the limits,
+    ``objective="wp"`` (the default, as it always played): a move that empties its hand is
+    always played (a bomb or rocket first among several: it doubles the stake), counted as
+    neither solved nor fallen back; otherwise, in a won position it plays a winning move, in
+    a lost one the move that holds out longest (the one whose refutation took the most
+    search). ``objective="score"``: each decision is a score-mode solve (``solve(score=True)``:
+    the winning side maximises the final stake, bombs and spring counted), and its move is
+    played even over going out, since it is *proved* to score at least as much with every
+    hand known; going out is taken only when that solve is unknown. The default stays
+    ``"wp"``: a score solve searches more for the same ``node_limit``. Each decision is one
+    solve within ``node_limit`` nodes (and ``time_limit`` seconds, if given: a time limit makes the
+    agent's choices depend on the machine's speed). It **falls back** to going out where it
+    can, else to the greedy agent's choice (:class:`ddz.play.agents.GreedyAgent`), when the
+    solve is unknown within the limits,
     when more than ``max_cards`` cards are left in the hands (``None``: always try), and in
     bidding; ``solved`` and ``fallbacks`` count its decisions of each kind (a forced action,
     the only legal one, counts as neither).
@@ -93,9 +126,11 @@ class SolverAgent:
         time_limit: float | None = None,
         max_cards: int | None = None,
         memory_mb: int = 32,
+        objective: str = "wp",
     ) -> None:
         if seed is not None:  # deterministic: nothing to seed, but a seed is an integer
             check_integer(seed, "seed")
+        self.objective = _objective(objective)
         self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
         self.time_limit = _limit(time_limit, "time_limit")
         self.max_cards = None if max_cards is None else check_integer(max_cards, "max_cards", 0)
@@ -113,17 +148,23 @@ class SolverAgent:
             return legal[0]
         if game.phase != "play":
             return _greedy(game, legal)
+        current = game.current_player
+        assert current is not None  # in play
+        out = _going_out(len(game.hands[current]), legal)
+        score = self.objective == "score"
+        if out and not score:  # a sure win now: no search can find a surer one
+            return _best_going_out(out)
         if self.max_cards is not None and sum(map(len, game.hands)) > self.max_cards:
             self.fallbacks += 1
-            return _greedy(game, legal)
+            return _best_going_out(out) if out else _greedy(game, legal)
         if self._solver is None or self._solver.rules != game.rules:
             self._solver = Solver(game.rules, memory_mb=self.memory_mb)
         result = self._solver.solve(
-            game, node_limit=self.node_limit, time_limit=self.time_limit, line=False
+            game, node_limit=self.node_limit, time_limit=self.time_limit, score=score, line=False
         )
         if result.value is None or result.move is None:
             self.fallbacks += 1
-            return _greedy(game, legal)
+            return _best_going_out(out) if out else _greedy(game, legal)
         self.solved += 1
         for action in legal:
             if action.code == result.move.code:
@@ -153,8 +194,35 @@ class PIMCAgent:
        the table kept between solves) and corrects the playout where the solver disagrees:
        the playout's payoff if it agrees, else the current score won or lost; a solve unknown
        within its limit leaves the playout's result;
-    4. plays the action with the best mean payoff plus ``win_weight`` times its share of
-       won worlds (ties: the greedy agent's choice, then the first legal action).
+    4. plays the action with the best value under ``objective`` (ties: the greedy agent's
+       choice, then the first legal action):
+
+       * ``"score"`` (the default): the mean payoff (the stake: bid, doubled by every bomb
+         and rocket and by a spring where the rules count one) plus ``win_weight`` times the
+         share of won worlds; ``win_weight`` (default 1.0) is the tie-break towards winning
+         the agent always had, and ``objective="score"`` with the defaults plays as the agent
+         did before ``objective`` existed. The default is ``"score"`` because that is what
+         every :class:`ddz.Rules` scores: :meth:`ddz.Game.payoffs` and the arena's ADP pay
+         the stake, and no rule set pays a win/loss only.
+       * ``"wp"``: the share of won worlds only (``win_weight`` is not used): a bomb that
+         doubles the stake is worth nothing more, so it is played only where it wins more.
+
+    Whatever the objective, three rules come before that choice (docs/agents.md,
+    "Objectives and guarantees"):
+
+    * **going out**: a legal move that empties the hand ends the game won, and is always
+      played (among several, a bomb or rocket first). Under ``"score"`` too: the solver
+      proves wins and losses, not scores, and the sampled worlds are not all the worlds the
+      seat cannot tell apart, so no other move is ever *proved* to score more, and the agent
+      never gives up a sure stake for an unproved larger one;
+    * **proved wins**: when step 3 solved every world played for some actions and each of
+      them won in every one (or the action ends the game won), the choice is among those
+      actions only (by the objective's value, then the most cards played: the nearest
+      thing to the shortest win a win/loss proof gives);
+    * **a winning partner**: a farmer (three players) whose partner made the move on the
+      table passes unless another action's value is strictly higher than passing's (under
+      ``"wp"``: a strictly higher share of won worlds); pass is always among the actions
+      searched then.
 
     Bidding is searched the same way (the kitty is among the hidden cards until shown).
 
@@ -182,8 +250,10 @@ class PIMCAgent:
         win_weight: float = 1.0,
         epsilon: int = 0,
         time_limit: float | None = None,
+        objective: str = "score",
     ) -> None:
         self.rules = rules
+        self.objective = _objective(objective)
         self.worlds = check_integer(worlds, "worlds", 1, 1 << 16)
         self.playouts = check_integer(playouts, "playouts", 1, 1 << 24)
         self.keep = check_integer(keep, "keep", 1, 1 << 16)
@@ -223,6 +293,10 @@ class PIMCAgent:
                 "PIMCAgent needs the rules: PIMCAgent(rules=...), or play it through "
                 "ddz.play.agents.choose (the arena, simulate and play do)"
             )
+        if observation.phase == "play":
+            out = _going_out(len(observation.hand), legal)
+            if out:  # a sure win now: no search can find a surer one
+                return _best_going_out(out)
         start = time.perf_counter()
         seed = self._rng.getrandbits(64)
         try:
@@ -239,6 +313,20 @@ class PIMCAgent:
         # the greedy agent's choice reads only this seat's hand and the public counts, so
         # any world's state gives the same one
         greedy = legal.index(_greedy(template, legal))
+        # a farmer whose partner's move is on the table: passing is the move to beat
+        partner = (
+            observation.phase == "play"
+            and rules.players == 3
+            and observation.landlord is not None
+            and me != observation.landlord
+            and observation.table_player is not None
+            and observation.table_player not in (me, observation.landlord)
+        )
+        keep = {greedy}
+        passing = None
+        if partner:
+            passing = next(j for j, a in enumerate(legal) if isinstance(a, Move) and a.is_pass)
+            keep.add(passing)
         candidates = list(range(len(legal)))
         first = max(1, min(self.worlds, self.playouts // len(legal)))
         if first < self.worlds and len(legal) > self.keep:
@@ -246,17 +334,34 @@ class PIMCAgent:
             payoffs = self._play(rules, state, worlds, first, codes, me, seed)
             value = self._value(payoffs)
             ranked = sorted(candidates, key=lambda j: (-value[j], j))[: self.keep]
-            candidates = sorted(set(ranked) | {greedy})
+            candidates = sorted(set(ranked) | keep)
         payoffs = self._play(rules, state, worlds, self.worlds, codes[candidates], me, seed)
+        proved = np.zeros(len(candidates), dtype=bool)
         if observation.phase == "play" and sum(observation.card_counts) <= self.exact_cards:
             chosen = [legal[j] for j in candidates]
             # the playouts' work limit may have stopped them before the last world
             hands = worlds.hands[: len(payoffs)]
-            self._solve_worlds(template, hands, chosen, payoffs, me, start)
+            proved = self._solve_worlds(template, hands, chosen, payoffs, me, start)
         value = self._value(payoffs)
-        best = value.max()
-        ties = [candidates[k] for k in range(len(candidates)) if value[k] == best]
-        return legal[greedy] if greedy in ties else legal[ties[0]]
+        allowed = list(range(len(candidates)))
+        if proved.any():  # never trade a proved win for a playout's estimate
+            allowed = [k for k in allowed if proved[k]]
+        if passing is not None and passing in candidates:
+            k_pass = candidates.index(passing)
+            if k_pass in allowed and value[k_pass] >= max(value[k] for k in allowed):
+                return legal[passing]  # nothing strictly better than letting the partner win
+        best = max(value[k] for k in allowed)
+        ties = [k for k in allowed if value[k] == best]
+        if proved.any():  # among proved wins of equal value, the most cards played
+            most = max(self._cards(legal[candidates[k]]) for k in ties)
+            ties = [k for k in ties if self._cards(legal[candidates[k]]) == most]
+        tied = [candidates[k] for k in ties]
+        return legal[greedy] if greedy in tied else legal[tied[0]]
+
+    @staticmethod
+    def _cards(action: Action) -> int:
+        """How many cards ``action`` plays (0 for a pass or a bid)."""
+        return len(action.cards) if isinstance(action, Move) else 0
 
     def _play(
         self,
@@ -298,9 +403,13 @@ class PIMCAgent:
         return payoffs[:played]
 
     def _value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-        """Each action's mean payoff plus ``win_weight`` times its share of won worlds."""
+        """Each action's value under ``objective``: its share of won worlds (``"wp"``), or
+        its mean payoff plus ``win_weight`` times that share (``"score"``)."""
+        won: npt.NDArray[np.float64] = (payoffs > 0).mean(axis=0)
+        if self.objective == "wp":
+            return won
         value: npt.NDArray[np.float64] = payoffs.mean(axis=0)
-        value += self.win_weight * (payoffs > 0).mean(axis=0)
+        value += self.win_weight * won
         return value
 
     def _solve_worlds(
@@ -311,8 +420,10 @@ class PIMCAgent:
         payoffs: npt.NDArray[np.int64],
         me: int,
         start: float,
-    ) -> None:
-        """Step 3 of the class docstring: correct the playouts with exact solves."""
+    ) -> npt.NDArray[np.bool_]:
+        """Step 3 of the class docstring: correct the playouts with exact solves. Returns
+        which actions are proved won in every world of ``payoffs``: the action ends the
+        game won, or every world's solve of it is a win (none stopped by a limit)."""
         rules = template.rules
         if self._solver is None or self._solver.rules != rules:
             self._solver = Solver(rules, memory_mb=16)
@@ -322,10 +433,13 @@ class PIMCAgent:
         players = rules.players
         deadline = None if self.time_limit is None else start + self.time_limit
         children = []
+        won_in = np.zeros(len(legal), dtype=np.int64)  # worlds each action is proved won in
+        over = np.zeros(len(legal), dtype=bool)
         for j, action in enumerate(legal):
             child = template.copy()
             child.push(action)
             if child.is_over:
+                over[j] = child.payoffs()[me] > 0
                 continue  # the playout already holds the exact payoff
             fields = _solver_core.state_position(child.state_bytes())
             current = fields[3]
@@ -337,9 +451,9 @@ class PIMCAgent:
         # worlds uncorrected rather than some actions corrected in more worlds than others
         for i in range(len(hands)):
             if spent >= self.solve_nodes:
-                return
+                break
             if deadline is not None and time.perf_counter() > deadline:
-                return
+                break
             world = [int(cards) for cards in hands[i]]
             for j, fields, same_side, stake in children:
                 world[me] = fields[0][me]
@@ -350,5 +464,8 @@ class PIMCAgent:
                 if value is None:
                     continue
                 won = (value > 0) == same_side
+                won_in[j] += won
                 if (payoffs[i, j] > 0) != won:
                     payoffs[i, j] = stake if won else -stake
+        proved: npt.NDArray[np.bool_] = over | ((won_in == len(hands)) & (len(hands) > 0))
+        return proved
