@@ -23,6 +23,7 @@ import ddz
 import ddz.agents
 from ddz import render, uno
 from ddz.uno import render as uno_render
+from ddz.web import sessions
 from ddz.web.server import MAX_BODY, make_server
 from ddz.web.sessions import REVIEW_NODE_LIMIT
 from tests.terminal import AS_IN_A_TERMINAL
@@ -344,6 +345,13 @@ def test_a_replays_review(site: str) -> None:
     expected = ddz.review(game, node_limit=REVIEW_NODE_LIMIT)
     assert answer["rows"] == [row.to_dict() for row in expected.rows]
     assert answer["rows"][0]["ply"] == sum(r.phase == "bidding" for r in game.history)
+
+
+def test_a_review_while_another_runs_is_refused_not_queued(site: str) -> None:
+    state = ok(site, "/api/replays", {"record": REVIEWED})
+    with sessions._REVIEWING:  # as if another request's review were running
+        assert "another review" in refused(site, f"/api/replays/{state['id']}/review", status=503)
+    assert ok(site, f"/api/replays/{state['id']}/review")["plies"] == 11
 
 
 def test_what_a_review_refuses(site: str) -> None:

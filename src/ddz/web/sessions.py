@@ -95,7 +95,9 @@ REVIEW_MEMORY_MB = 64
 """The bound of a review's solver table."""
 
 _REVIEWING = threading.Lock()
-"""One review runs at a time on the server (each holds a solver and a core busy)."""
+"""One review runs at a time on the server (each holds a solver and a core busy); a request
+for another while one runs is refused (StoreFull, 503) rather than left waiting on a
+connection thread."""
 
 State = dict[str, Any]
 
@@ -701,8 +703,12 @@ class Store:
             if session.reviewed is not None:
                 return session.reviewed
             game = session.reviewable()
-        with _REVIEWING:
+        if not _REVIEWING.acquire(blocking=False):
+            raise StoreFull("another review is running: ask again in a few seconds")
+        try:
             result = ddz.review(game, node_limit=REVIEW_NODE_LIMIT, memory_mb=REVIEW_MEMORY_MB)
+        finally:
+            _REVIEWING.release()
         answer: State = {"id": session_id, **result.to_dict()}
         del answer["seconds"]  # the rest is the same on every machine
         with self._lock:

@@ -25,7 +25,11 @@ async function call(method, url, body) {
   } catch (error) {
     data = { error: `the server answered ${response.status}` };
   }
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(data.error || `the server answered ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
   return data;
 }
 
@@ -424,6 +428,8 @@ function showVerdicts(state) {
     }).catch((error) => {
       strip.setAttribute("aria-label", `no review: ${error.message}`);
       strip.title = `no review: ${error.message}`;
+      // busy (another review running): ask again at the next step of the replay
+      if (error.status === 503 && review && review.id === state.id) review = null;
     });
     return;
   }
