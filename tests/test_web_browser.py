@@ -22,6 +22,7 @@ import pytest
 import ddz
 import ddz.agents
 from ddz import uno
+from ddz.web import sessions
 from ddz.web.server import make_server
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="Selenium is not installed")
@@ -335,6 +336,18 @@ REVIEWED = json.dumps(
     }
 )
 """docs/solver.md's reviewed game: blunders at plies 1, 5 and 7 (counted from 1)."""
+
+
+def test_a_busy_reviewer_is_asked_again(browser: Any, site: str) -> None:
+    # another review holds the server's one reviewer: the page is told 503, says so, and asks
+    # again by itself once the reviewer is free
+    with sessions._REVIEWING:
+        load_record(browser, site, REVIEWED)
+        strip = browser.find_element(By.ID, "verdicts")
+        wait_for(browser, lambda d: "another review" in (strip.get_attribute("title") or ""))
+        assert strip.get_attribute("data-ready") != "true"
+    wait_for(browser, lambda d: strip.get_attribute("data-ready") == "true", timeout=30)
+    assert "11 known, 3 blunders" in (strip.get_attribute("title") or "")
 
 
 def test_a_replay_shows_the_verdict_strip(browser: Any, site: str) -> None:

@@ -428,8 +428,13 @@ function showVerdicts(state) {
     }).catch((error) => {
       strip.setAttribute("aria-label", `no review: ${error.message}`);
       strip.title = `no review: ${error.message}`;
-      // busy (another review running): ask again at the next step of the replay
-      if (error.status === 503 && review && review.id === state.id) review = null;
+      // busy (another review is running): ask again in two seconds while this replay shows
+      if (error.status === 503 && review && review.id === state.id) {
+        review = null;
+        setTimeout(() => {
+          if (!review && current && current.id === state.id) showVerdicts(current);
+        }, 2000);
+      }
     });
     return;
   }
