@@ -13,14 +13,15 @@ from __future__ import annotations
 import os
 import random
 import sys
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
 
 from ddz.compat.douzero import OBJECTIVES, POSITIONS, Env, VectorEnv, VectorObservation
+from tests.concurrency import run_threads
+from tests.test_compat_douzero import assert_same_obs as same_obs
 
 GAMES = int(os.environ.get("DDZ_COMPAT_GAMES", "120"))
 VALUES = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
@@ -29,15 +30,8 @@ KEYS = ["position", "x_batch", "z_batch", "legal_actions", "x_no_action", "z"]
 
 
 def assert_same_obs(theirs: dict[str, Any], ours: dict[str, Any]) -> None:
-    assert list(theirs) == list(ours) == KEYS
-    for key, value in theirs.items():
-        mine = ours[key]
-        if isinstance(value, np.ndarray):
-            assert isinstance(mine, np.ndarray), key
-            assert (value.dtype, value.shape) == (mine.dtype, mine.shape), key
-            assert np.array_equal(value, mine), key
-        else:
-            assert value == mine, key
+    assert list(theirs) == KEYS
+    same_obs(theirs, ours)
 
 
 def group_rows(obs: VectorObservation, table: int) -> dict[str, Any]:
@@ -295,26 +289,6 @@ def switch_often() -> Iterator[None]:
         yield
     finally:
         sys.setswitchinterval(before)
-
-
-def run_threads(work: Callable[[int], None], count: int = 4) -> None:
-    errors: list[BaseException] = []
-    start = threading.Barrier(count)
-
-    def body(i: int) -> None:
-        try:
-            start.wait()
-            work(i)
-        except BaseException as error:  # re-raised in the main thread
-            errors.append(error)
-
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise errors[0]
 
 
 @pytest.mark.usefixtures("switch_often")

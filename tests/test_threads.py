@@ -12,15 +12,14 @@ import random
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
 import ddz
 from ddz import IllegalMoveError, batch, uno
-
-THREADS = 4
+from tests.concurrency import THREADS, run_threads
 
 
 @pytest.fixture(autouse=True)
@@ -31,29 +30,6 @@ def switch_often() -> Iterator[None]:
         yield
     finally:
         sys.setswitchinterval(before)
-
-
-def run_threads(work: Callable[[int], object], count: int = THREADS) -> list[object]:
-    """work(i) on thread i, all started together; their results (or it re-raises)."""
-    results: list[object] = [None] * count
-    errors: list[BaseException] = []
-    start = threading.Barrier(count)
-
-    def body(i: int) -> None:
-        try:
-            start.wait()
-            results[i] = work(i)
-        except BaseException as error:  # re-raised in the main thread
-            errors.append(error)
-
-    threads = [threading.Thread(target=body, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise errors[0]
-    return results
 
 
 def random_game_masks(seed: int) -> list[bytes]:
