@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import random
+import sys
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -21,3 +23,14 @@ DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD"
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(20261130)
+
+
+@pytest.fixture
+def switch_often() -> Iterator[None]:
+    """Threads switch every microsecond, so that races in thread tests show."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import os
 import random
-import sys
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -279,16 +277,6 @@ def replayed(vector: VectorEnv, table: int) -> dict[str, Any]:
         obs, _, done, _ = env.step([VALUES[r] for r in range(15) for _ in range(move[r])])
         assert not done and obs is not None
     return obs
-
-
-@pytest.fixture
-def switch_often() -> Iterator[None]:
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(before)
 
 
 @pytest.mark.usefixtures("switch_often")

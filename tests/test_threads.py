@@ -9,10 +9,8 @@ from __future__ import annotations
 import contextlib
 import pickle
 import random
-import sys
 import threading
 import time
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -21,15 +19,7 @@ import ddz
 from ddz import IllegalMoveError, batch, uno
 from tests.concurrency import THREADS, run_threads
 
-
-@pytest.fixture(autouse=True)
-def switch_often() -> Iterator[None]:
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(before)
+pytestmark = pytest.mark.usefixtures("switch_often")  # threads switch often
 
 
 def random_game_masks(seed: int) -> list[bytes]:
