@@ -27,7 +27,7 @@ import ddz
 
 PACKAGE = Path(ddz.__file__).parent
 
-(CORE, BASE, CARDS, RULES, MOVES, VALUES, GAME, VIEWS, PLAY, ENVS, TOP) = range(11)
+(CORE, BASE, CARDS, RULES, MOVES, VALUES, GAME, VIEWS, PLAY, ENVS, LEARN, TOP) = range(12)
 
 LAYERS = {
     "ddz._core": CORE,
@@ -59,6 +59,7 @@ LAYERS = {
     "ddz.uno": PLAY,  # the package's __init__ gathers the UNO modules
     "ddz.envs": ENVS,
     "ddz.compat": ENVS,
+    "ddz.learn": LEARN,  # networks, trainer and agents on the DouZero drop-in (needs torch)
     "ddz.cli": TOP,
     "ddz.web": TOP,
     "ddz": TOP,  # the package's __init__ and the documented public paths (ddz.game, ...)
