@@ -164,6 +164,36 @@ def test_a_known_blunder_is_marked_with_the_best_move() -> None:
     assert "blunder" in str(result).splitlines()[1]
 
 
+def test_progress_counts_every_position_in_order() -> None:
+    game = ddz.Game.from_position(ddz.ENDGAME, ["3KK", "44A"], landlord=0, to_act=0)
+    for move in ["K", "A", "pass", "44"]:
+        game.step(move)
+    calls: list[tuple[int, int]] = []
+    ddz.review(game, progress=lambda done, total: calls.append((done, total)))
+    # four plies: the positions before each and the one after the last (the game is over)
+    assert calls == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
+
+
+def test_the_command_counts_positions_on_a_terminal_only() -> None:
+    import io
+
+    from ddz.cli.review import progress_line
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert progress_line(io.StringIO()) is None  # a pipe or a file: the table alone
+    terminal = Terminal()
+    show = progress_line(terminal)
+    assert show is not None
+    show(1, 3)
+    show(3, 3)
+    assert terminal.getvalue() == (
+        "\rreviewing: 1/3 positions searched\rreviewing: 3/3 positions searched\r\033[K"
+    )
+
+
 def test_a_three_seat_blunder() -> None:
     # the landlord (seat 0: 5 77 A) against 6 T X and K Q D: only the pair 77 led first wins
     # (no farmer holds a pair); leading the A loses, and the review names 77
@@ -292,6 +322,7 @@ def test_what_is_not_a_game_to_review(value: object, error: type, message: str) 
         ({"time_limit": "1"}, TypeError, "time_limit"),
         ({"score": "yes"}, TypeError, "score"),
         ({"memory_mb": 0}, ValueError, "memory_mb"),
+        ({"progress": "yes"}, TypeError, "progress"),
     ],
 )
 def test_a_bad_budget(keywords: dict[str, object], error: type, message: str) -> None:

@@ -16,6 +16,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from typing import TextIO
 
 import ddz
 from ddz.base.errors import MAX_RECORD, shorten
@@ -30,7 +31,8 @@ EXAMPLES = """examples:
 
 A verdict is for the mover's side (the landlord, or the farmers as a team): before the
 move, and after it; 'blunder' marks a move that turned a win into a loss, and 'best' is
-the solver's move there. 'unknown' is past the budget, never a guess."""
+the solver's move there. 'unknown' is past the budget, never a guess. On a terminal the
+positions searched so far are counted on standard error while the review runs."""
 
 
 def add_arguments(
@@ -94,6 +96,20 @@ def read(path: str) -> str:
     return text
 
 
+def progress_line(stream: TextIO) -> Callable[[int, int], None] | None:
+    """A ``progress`` callback that keeps one line on ``stream`` up to date, or None when
+    ``stream`` is not a terminal (a pipe or a file gets the table alone)."""
+    if not stream.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        end = "\r\033[K" if done == total else ""  # the line is cleared before the table
+        stream.write(f"\rreviewing: {done}/{total} positions searched{end}")
+        stream.flush()
+
+    return show
+
+
 def run(args: argparse.Namespace) -> int:
     """The ``review`` command."""
     text = read(args.record)
@@ -106,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         score=args.score,
         memory_mb=args.memory_mb,
+        progress=progress_line(sys.stderr),
     )
     if args.json:
         for row in result.rows:

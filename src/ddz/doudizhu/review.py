@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ddz.base.errors import RecordError, check_integer, shorten
@@ -197,6 +198,7 @@ def review(
     time_limit: float | None = None,
     score: bool = False,
     memory_mb: int = 256,
+    progress: Callable[[int, int], object] | None = None,
 ) -> Review:
     """Judge every move of the play phase of a Dou Dizhu game with every hand open.
 
@@ -207,7 +209,10 @@ def review(
     search without a limit (an endgame; a whole deal may then take very long). Bidding
     plies are not rows (the solver is for the play phase); a row's ``ply`` is still its
     index in the game's history. ``score=True`` asks for the exact scores (slower).
-    ``memory_mb`` bounds the solver's table. Ctrl-C stops a review (``KeyboardInterrupt``).
+    ``memory_mb`` bounds the solver's table. ``progress``, if given, is called as
+    ``progress(done, total)`` after each position is searched (``total`` counts the positions
+    before each play ply and the one after the last), e.g. to show how far a long review
+    has come. Ctrl-C stops a review (``KeyboardInterrupt``).
     """
     game = _game(game_or_record)
     limits = _limits(time_limit, node_limit)  # TypeError / ValueError for a bad budget
@@ -228,6 +233,8 @@ def review(
     # positions, even those the budget stops, answers much of the later ones (measured:
     # more verdicts known in less time than solving from the end back).
     found: list[SolveResult | None] = [None] * len(positions)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable or None, not {shorten(progress)}")
     for index in range(len(positions)):
         if not positions[index].is_over:
             found[index] = solver.solve(
@@ -237,6 +244,8 @@ def review(
                 score=score,
                 line=False,
             )
+        if progress is not None:
+            progress(index + 1, len(positions))
     rows = []
     for index, record in enumerate(plies):
         before, after = positions[index], positions[index + 1]
