@@ -766,6 +766,14 @@ cdef void table_rows(Table* t, const int8_t* xna, int width, const int8_t* z,
             row[width + j] = bits[j]
 
 
+cdef void table_action_rows(Table* t, int8_t* out) noexcept nogil:
+    """The last 54 columns of each ``x_batch`` row (the legal move's cards, as
+    ``encode_cards`` writes them), one int8 row per legal move."""
+    cdef int k
+    for k in range(t.legal.n):
+        encode_cards(t.legal.moves + k * MOVE_BYTES, out + <Py_ssize_t>k * CARD_BITS)
+
+
 cdef inline double table_reward(Table* t, int objective) noexcept nogil:
     """DouZero's reward of a finished game, the landlord's sign."""
     cdef double sign = 1.0 if t.winner_at == LANDLORD else -1.0
@@ -1069,6 +1077,8 @@ cdef class DouzeroTables:
     cdef list z_out              # per position: z, int8 (n, 5, 162)
     cdef list tables_out         # per position: the tables in the group, int64 (n,)
     cdef list offsets_out        # per position: row offsets of those tables, int64 (n + 1,)
+    cdef list actions_out        # per position (compact form): the action columns, int8
+    cdef list cslots_out         # per position (compact form): row_slot, int64
 
     def __cinit__(self, Py_ssize_t n, uint64_t seed=0, int objective=ADP):
         cdef Py_ssize_t i
@@ -1101,6 +1111,8 @@ cdef class DouzeroTables:
         self.z_out = []
         self.tables_out = []
         self.offsets_out = []
+        self.actions_out = []
+        self.cslots_out = []
         for width in (LANDLORD_X, FARMER_X, FARMER_X):
             self.rows_out.append(np.empty((1, width + CARD_BITS), dtype=np.float32))
             self.zrows_out.append(np.empty((1, 5, 162), dtype=np.float32))
@@ -1109,6 +1121,8 @@ cdef class DouzeroTables:
             self.z_out.append(np.empty((n, 5, 162), dtype=np.int8))
             self.tables_out.append(np.empty(n, dtype=np.int64))
             self.offsets_out.append(np.empty(n + 1, dtype=np.int64))
+            self.actions_out.append(np.empty((1, CARD_BITS), dtype=np.int8))
+            self.cslots_out.append(np.empty(1, dtype=np.int64))
 
     def __dealloc__(self):
         cdef Py_ssize_t i
@@ -1201,12 +1215,54 @@ cdef class DouzeroTables:
         of ``x_batch``/``z_batch``, one ``x_no_action``/``z`` row each, and for each row
         the index ``j`` of its table. Without ``with_z_batch`` no ``z_batch`` is written
         (it is ``z[row_slot]``) and None is given for it. The arrays are this object's,
-        overwritten by the next call."""
+        overwritten by the next call (of this or ``observe_compact``)."""
         self.enter()
         try:
             return self._observe(with_z_batch)
         finally:
             self.busy = False
+
+    def observe_compact(self):
+        """``observe``'s content without its repeats, written in one pass.
+
+        Returns ``(position, count, start, groups)`` as ``observe`` does, with
+        ``groups[p] = (tables, offsets, x_no_action, z, actions, row_slot)``: ``actions``
+        holds one int8 row of 54 per legal action, the last 54 columns of its ``x_batch``
+        row, whose other columns are its table's ``x_no_action`` (so ``x_batch`` is
+        ``hstack((x_no_action[row_slot], actions))`` as float32). The arrays are this
+        object's, overwritten by the next call (of this or ``observe``)."""
+        self.enter()
+        try:
+            return self._observe_compact()
+        finally:
+            self.busy = False
+
+    cdef int _layout(self, Py_ssize_t* rows, Py_ssize_t* ntab) except -1:
+        """Each table's position to act, legal count, first row and slot in its group
+        (``position_out``, ``count_out``, ``starts``, ``slots``), and each group's rows
+        and tables."""
+        cdef Py_ssize_t i
+        cdef int p
+        cdef Table* t
+        cdef int8_t[::1] position = self.position_out
+        cdef int32_t[::1] count = self.count_out
+        cdef int64_t* start = self.starts
+        cdef int64_t* slot = self.slots
+        self._check_playing()
+        for p in range(3):
+            rows[p] = 0
+            ntab[p] = 0
+        with nogil:
+            for i in range(self.n):
+                t = &self.tables[i]
+                p = t.to_act
+                position[i] = p
+                count[i] = t.legal.n
+                start[i] = rows[p]
+                slot[i] = ntab[p]
+                rows[p] += t.legal.n
+                ntab[p] += 1
+        return 0
 
     cdef object _observe(self, bint with_z_batch):
         cdef Py_ssize_t i, s, total
@@ -1230,35 +1286,23 @@ cdef class DouzeroTables:
         cdef int64_t[::1] tb_view
         cdef int64_t[::1] off_view
         cdef int64_t[::1] rs_view
-        cdef int8_t[::1] position = self.position_out
-        cdef int32_t[::1] count = self.count_out
         cdef int64_t* start = self.starts
         cdef int64_t* slot = self.slots
         cdef int64_t[::1] start_view = self.start_out
-        self._check_playing()
+        self._layout(rows, ntab)
         widths[0] = LANDLORD_X
         widths[1] = FARMER_X
         widths[2] = FARMER_X
-        for p in range(3):
-            rows[p] = 0
-            ntab[p] = 0
-        with nogil:
-            for i in range(self.n):
-                t = &self.tables[i]
-                p = t.to_act
-                position[i] = p
-                count[i] = t.legal.n
-                start[i] = rows[p]
-                slot[i] = ntab[p]
-                rows[p] += t.legal.n
-                ntab[p] += 1
         for p in range(3):
             total = self.rows_out[p].shape[0]
             if rows[p] > total:
                 total = max(rows[p], 2 * total)
                 self.rows_out[p] = np.empty((total, widths[p] + CARD_BITS), dtype=np.float32)
-                self.zrows_out[p] = np.empty((total, 5, 162), dtype=np.float32)
                 self.slots_out[p] = np.empty(total, dtype=np.int64)
+            if with_z_batch and rows[p] > self.zrows_out[p].shape[0]:
+                # grown only when written: observe(False) never touches it
+                self.zrows_out[p] = np.empty((self.rows_out[p].shape[0], 5, 162),
+                                             dtype=np.float32)
             xb_view = self.rows_out[p]
             zb_view = self.zrows_out[p]
             xn_view = self.xna_out[p]
@@ -1288,13 +1332,88 @@ cdef class DouzeroTables:
                 tb[p][s] = i
                 off[p][s + 1] = start[i] + t.legal.n
         memcpy(&start_view[0], start, self.n * sizeof(int64_t))
-        groups = tuple(
-            (self.tables_out[p][:ntab[p]], self.offsets_out[p][:ntab[p] + 1],
-             self.rows_out[p][:rows[p]],
-             self.zrows_out[p][:rows[p]] if with_z_batch else None,
-             self.xna_out[p][:ntab[p]], self.z_out[p][:ntab[p]], self.slots_out[p][:rows[p]])
-            for p in range(3))
+        groups = (
+            self._full_group(0, rows[0], ntab[0], with_z_batch),
+            self._full_group(1, rows[1], ntab[1], with_z_batch),
+            self._full_group(2, rows[2], ntab[2], with_z_batch),
+        )
         return self.position_out, self.count_out, self.start_out, groups
+
+    cdef tuple _full_group(self, int p, Py_ssize_t rows, Py_ssize_t ntab, bint with_z_batch):
+        return (self.tables_out[p][:ntab], self.offsets_out[p][:ntab + 1],
+                self.rows_out[p][:rows],
+                self.zrows_out[p][:rows] if with_z_batch else None,
+                self.xna_out[p][:ntab], self.z_out[p][:ntab], self.slots_out[p][:rows])
+
+    cdef object _observe_compact(self):
+        cdef Py_ssize_t i, s, total
+        cdef Py_ssize_t rows[3]
+        cdef Py_ssize_t ntab[3]
+        cdef int widths[3]
+        cdef int8_t* ac[3]
+        cdef int8_t* xn[3]
+        cdef int8_t* zz[3]
+        cdef int64_t* tb[3]
+        cdef int64_t* off[3]
+        cdef int64_t* rs[3]
+        cdef Py_ssize_t k
+        cdef int p
+        cdef Table* t
+        cdef int8_t[:, ::1] ac_view
+        cdef int8_t[:, ::1] xn_view
+        cdef int8_t[:, :, ::1] zz_view
+        cdef int64_t[::1] tb_view
+        cdef int64_t[::1] off_view
+        cdef int64_t[::1] rs_view
+        cdef int64_t* start = self.starts
+        cdef int64_t* slot = self.slots
+        cdef int64_t[::1] start_view = self.start_out
+        self._layout(rows, ntab)
+        widths[0] = LANDLORD_X
+        widths[1] = FARMER_X
+        widths[2] = FARMER_X
+        for p in range(3):
+            total = self.actions_out[p].shape[0]
+            if rows[p] > total:
+                total = max(rows[p], 2 * total)
+                self.actions_out[p] = np.empty((total, CARD_BITS), dtype=np.int8)
+                self.cslots_out[p] = np.empty(total, dtype=np.int64)
+            ac_view = self.actions_out[p]
+            xn_view = self.xna_out[p]
+            zz_view = self.z_out[p]
+            tb_view = self.tables_out[p]
+            off_view = self.offsets_out[p]
+            rs_view = self.cslots_out[p]
+            ac[p] = &ac_view[0, 0]
+            xn[p] = &xn_view[0, 0]
+            zz[p] = &zz_view[0, 0, 0]
+            tb[p] = &tb_view[0]
+            off[p] = &off_view[0]
+            rs[p] = &rs_view[0]
+            off[p][0] = 0
+        with nogil:
+            for i in range(self.n):
+                t = &self.tables[i]
+                p = t.to_act
+                s = slot[i]
+                table_features(t, xn[p] + s * widths[p], zz[p] + s * Z_VALUES)
+                table_action_rows(t, ac[p] + start[i] * CARD_BITS)
+                for k in range(start[i], start[i] + t.legal.n):
+                    rs[p][k] = s
+                tb[p][s] = i
+                off[p][s + 1] = start[i] + t.legal.n
+        memcpy(&start_view[0], start, self.n * sizeof(int64_t))
+        groups = (
+            self._compact_group(0, rows[0], ntab[0]),
+            self._compact_group(1, rows[1], ntab[1]),
+            self._compact_group(2, rows[2], ntab[2]),
+        )
+        return self.position_out, self.count_out, self.start_out, groups
+
+    cdef tuple _compact_group(self, int p, Py_ssize_t rows, Py_ssize_t ntab):
+        return (self.tables_out[p][:ntab], self.offsets_out[p][:ntab + 1],
+                self.xna_out[p][:ntab], self.z_out[p][:ntab],
+                self.actions_out[p][:rows], self.cslots_out[p][:rows])
 
     def step(self, const int64_t[::1] actions not None, bint redeal):
         """Play legal action ``actions[i]`` (an index into table i's legal actions) at every
