@@ -531,7 +531,7 @@ class VectorEnv:
         """Every table's observation in the compact form (:class:`CompactBatch`): each
         table's state (``x_no_action``, ``z``) once, each legal action's 54 columns once,
         from which :meth:`observe`'s rows are rebuilt exactly. It is the same one C call
-        with a fraction of the writes (about 1/20 of ``observe()``'s bytes at a typical
+        with a fraction of the writes (about 1/18 of ``observe()``'s bytes at a typical
         position). The arrays are reused by the next :meth:`observe` or
         :meth:`observe_compact`."""
         with self._lock:
