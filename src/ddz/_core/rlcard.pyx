@@ -41,14 +41,21 @@ cdef enum:
     FARMER_OBS = 901
 
 
+# a count's 4 thermometer entries (count c: the first c are 1)
+cdef int8_t THERMO[5][4]
+for _count in range(5):
+    for _c in range(4):
+        THERMO[_count][_c] = 1 if _c < _count else 0
+
+
 cdef inline void encode_cards(uint64_t cards, int8_t* out) noexcept nogil:
     """RLCard's ``_cards2array``: 4 entries per rank 3..2 (the count as a thermometer), then
     one entry per joker."""
     cdef int r, c
-    memset(out, 0, CARD_BITS)
     for r in range(13):
-        for c in range(count_of(cards, r)):
-            out[4 * r + c] = 1
+        # one 4-byte copy a rank (a count is at most 4 in a deal of one deck)
+        c = count_of(cards, r)
+        memcpy(out + 4 * r, THERMO[c if c <= 4 else 4], 4)
     out[52] = count_of(cards, SMALL_JOKER) > 0
     out[53] = count_of(cards, BIG_JOKER) > 0
 
@@ -452,6 +459,11 @@ cdef class RlcardCore:
                 encode_cards(code_cards(self.code_of[self.legal[k]]), out + k * CARD_BITS)
 
 
+cdef void* data_of(object array) except NULL:
+    """The data of a C-contiguous numpy array this module made (and keeps alive)."""
+    return <void*><size_t>array.ctypes.data
+
+
 cdef class RlcardTables:
     """``n`` RlcardCore games observed with one call and stepped with one call.
 
@@ -475,9 +487,21 @@ cdef class RlcardTables:
     cdef list ids_out            # per seat: each row's RLCard id, int64 (capacity,)
     cdef list features_out       # per seat: each row's card features, int8 (capacity, 54)
     cdef list slots_out          # per seat: each row's table's index in the group, int64
+    # the data of the arrays above, taken when they are made: observe acquires no
+    # memoryview (twenty a call cost about as much as encoding the tables' obs)
+    cdef int8_t* player_ptr
+    cdef int32_t* count_ptr
+    cdef int64_t* start_ptr
+    cdef int64_t* tables_ptr[3]
+    cdef int64_t* offsets_ptr[3]
+    cdef int8_t* obs_ptr[3]
+    cdef int64_t* ids_ptr[3]
+    cdef int8_t* features_ptr[3]
+    cdef int64_t* slots_ptr[3]
 
     def __cinit__(self, list cores not None):
         cdef Py_ssize_t n = len(cores)
+        cdef int p
         if n < 1:
             raise ValueError("at least one table")
         for core in cores:
@@ -494,13 +518,33 @@ cdef class RlcardTables:
         self.ids_out = []
         self.features_out = []
         self.slots_out = []
-        for width in (LANDLORD_OBS, FARMER_OBS, FARMER_OBS):
+        self.player_ptr = <int8_t*>data_of(self.player_out)
+        self.count_ptr = <int32_t*>data_of(self.count_out)
+        self.start_ptr = <int64_t*>data_of(self.start_out)
+        for p, width in enumerate((LANDLORD_OBS, FARMER_OBS, FARMER_OBS)):
             self.tables_out.append(np.empty(n, dtype=np.int64))
             self.offsets_out.append(np.empty(n + 1, dtype=np.int64))
             self.obs_out.append(np.empty((n, width), dtype=np.int8))
-            self.ids_out.append(np.empty(1, dtype=np.int64))
-            self.features_out.append(np.empty((1, CARD_BITS), dtype=np.int8))
-            self.slots_out.append(np.empty(1, dtype=np.int64))
+            self.tables_ptr[p] = <int64_t*>data_of(self.tables_out[p])
+            self.offsets_ptr[p] = <int64_t*>data_of(self.offsets_out[p])
+            self.obs_ptr[p] = <int8_t*>data_of(self.obs_out[p])
+            self.ids_out.append(None)
+            self.features_out.append(None)
+            self.slots_out.append(None)
+            self._grow(p, 1)
+
+    cdef int _grow(self, int p, Py_ssize_t rows) except -1:
+        """Room for ``rows`` legal actions of seat ``p``."""
+        cdef Py_ssize_t total
+        if self.ids_out[p] is None or rows > self.ids_out[p].shape[0]:
+            total = rows if self.ids_out[p] is None else max(rows, 2 * self.ids_out[p].shape[0])
+            self.ids_out[p] = np.empty(total, dtype=np.int64)
+            self.features_out[p] = np.empty((total, CARD_BITS), dtype=np.int8)
+            self.slots_out[p] = np.empty(total, dtype=np.int64)
+            self.ids_ptr[p] = <int64_t*>data_of(self.ids_out[p])
+            self.features_ptr[p] = <int8_t*>data_of(self.features_out[p])
+            self.slots_ptr[p] = <int64_t*>data_of(self.slots_out[p])
+        return 0
 
     def core(self, Py_ssize_t table):
         """Table ``table``'s RlcardCore (to deal it, or read it)."""
@@ -529,27 +573,12 @@ cdef class RlcardTables:
             self.busy = False
 
     cdef object _observe(self):
-        cdef Py_ssize_t i, s, k, total
+        cdef Py_ssize_t i, s, k, start
         cdef Py_ssize_t rows[3]
         cdef Py_ssize_t ntab[3]
         cdef int widths[3]
-        cdef int8_t* ob[3]
-        cdef int64_t* ids[3]
-        cdef int8_t* ft[3]
-        cdef int64_t* tb[3]
-        cdef int64_t* off[3]
-        cdef int64_t* rs[3]
         cdef int p
         cdef RlcardCore c
-        cdef int8_t[::1] player = self.player_out
-        cdef int32_t[::1] count = self.count_out
-        cdef int64_t[::1] start = self.start_out
-        cdef int8_t[:, ::1] ob_view
-        cdef int64_t[::1] ids_view
-        cdef int8_t[:, ::1] ft_view
-        cdef int64_t[::1] tb_view
-        cdef int64_t[::1] off_view
-        cdef int64_t[::1] rs_view
         widths[0] = LANDLORD_OBS
         widths[1] = FARMER_OBS
         widths[2] = FARMER_OBS
@@ -561,46 +590,28 @@ cdef class RlcardTables:
             if c.s.phase != PLAY:
                 raise ValueError("table %d has no game in progress: deal it first" % i)
             p = c.s.current
-            player[i] = p
-            count[i] = c.n_legal
-            start[i] = rows[p]
+            self.player_ptr[i] = p
+            self.count_ptr[i] = c.n_legal
+            self.start_ptr[i] = rows[p]
             rows[p] += c.n_legal
-            ntab[p] += 1
         for p in range(3):
-            total = self.ids_out[p].shape[0]
-            if rows[p] > total:
-                total = max(rows[p], 2 * total)
-                self.ids_out[p] = np.empty(total, dtype=np.int64)
-                self.features_out[p] = np.empty((total, CARD_BITS), dtype=np.int8)
-                self.slots_out[p] = np.empty(total, dtype=np.int64)
-            ob_view = self.obs_out[p]
-            ids_view = self.ids_out[p]
-            ft_view = self.features_out[p]
-            tb_view = self.tables_out[p]
-            off_view = self.offsets_out[p]
-            rs_view = self.slots_out[p]
-            ob[p] = &ob_view[0, 0]
-            ids[p] = &ids_view[0]
-            ft[p] = &ft_view[0, 0]
-            tb[p] = &tb_view[0]
-            off[p] = &off_view[0]
-            rs[p] = &rs_view[0]
-            off[p][0] = 0
-            ntab[p] = 0
+            self._grow(p, rows[p])
+            self.offsets_ptr[p][0] = 0
         for i in range(self.n):
             # the cores are Python objects: the loop keeps the GIL, and touches nothing of
             # Python's but the list item
             c = <RlcardCore>self.cores[i]
-            p = player[i]
+            p = self.player_ptr[i]
             s = ntab[p]
             ntab[p] += 1
-            c.encode_into(p, ob[p] + s * widths[p])
-            c.features_into(ft[p] + start[i] * CARD_BITS)
+            start = self.start_ptr[i]
+            c.encode_into(p, self.obs_ptr[p] + s * widths[p])
+            c.features_into(self.features_ptr[p] + start * CARD_BITS)
             for k in range(c.n_legal):
-                ids[p][start[i] + k] = c.legal[k]
-                rs[p][start[i] + k] = s
-            tb[p][s] = i
-            off[p][s + 1] = start[i] + c.n_legal
+                self.ids_ptr[p][start + k] = c.legal[k]
+                self.slots_ptr[p][start + k] = s
+            self.tables_ptr[p][s] = i
+            self.offsets_ptr[p][s + 1] = start + c.n_legal
         return self.player_out, self.count_out, self.start_out, (
             self._group(0, rows[0], ntab[0]),
             self._group(1, rows[1], ntab[1]),
@@ -618,15 +629,16 @@ cdef class RlcardTables:
         Every id is checked before any is played: one that is not legal at its table
         raises ValueError naming the table, and nothing changes. Returns the tables whose
         game is over now (bool, one per table)."""
-        cdef const int64_t[::1] chosen
-        cdef uint8_t[::1] done
+        cdef const int64_t* chosen
+        cdef uint8_t* done
         cdef Py_ssize_t i
         cdef RlcardCore c
         self.enter()
         try:
-            chosen = np.array(actions, dtype=np.int64, copy=True)
-            if chosen.shape[0] != self.n:
-                raise ValueError("one action per table: %d, not %d" % (self.n, chosen.shape[0]))
+            copied = np.array(actions, dtype=np.int64, copy=True, order="C")
+            if copied.shape != (self.n,):
+                raise ValueError("one action per table: (%d,), not %s" % (self.n, copied.shape))
+            chosen = <const int64_t*>data_of(copied)
             for i in range(self.n):
                 c = <RlcardCore>self.cores[i]
                 if c.s.phase != PLAY:
@@ -634,7 +646,7 @@ cdef class RlcardTables:
                 if not c.playable(chosen[i]):
                     raise ValueError("%d is not a legal action at table %d" % (chosen[i], i))
             dones = np.zeros(self.n, dtype=np.bool_)
-            done = dones.view(np.uint8)
+            done = <uint8_t*>data_of(dones)
             for i in range(self.n):
                 c = <RlcardCore>self.cores[i]
                 c.play(chosen[i])
