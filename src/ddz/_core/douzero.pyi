@@ -62,6 +62,24 @@ class DouzeroTables:
             ...,
         ],
     ]: ...
+    def observe_compact(
+        self,
+    ) -> tuple[
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int64],
+        tuple[
+            tuple[
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int64],
+            ],
+            ...,
+        ],
+    ]: ...
     def step(
         self, actions: npt.NDArray[np.int64], redeal: bool
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]: ...

@@ -77,6 +77,16 @@ for _value in range(31):
 for _rank in range(15):
     RANK_OF[VALUE[_rank]] = _rank
 
+# a count's 4 thermometer entries (count c: the first c are 1), as bytes and as floats:
+# encode_cards writes a rank with one 4-byte copy, table_rows a row's action with one
+# 16-byte copy a rank, rather than a loop over the count
+cdef int8_t THERMO[5][4]
+cdef float THERMO_F[5][4]
+for _count in range(5):
+    for _c in range(4):
+        THERMO[_count][_c] = 1 if _c < _count else 0
+        THERMO_F[_count][_c] = 1.0 if _c < _count else 0.0
+
 # the card values as Python ints, handed out in the legal-action lists
 cdef tuple CARD_OBJECTS = tuple(VALUE[r] for r in range(RANKS))
 
@@ -567,13 +577,21 @@ cdef void legal_moves(const uint8_t* h, const uint8_t* rival, MoveList* ml) noex
 cdef inline void encode_cards(const uint8_t* m, int8_t* out) noexcept nogil:
     """``douzero.env.env._cards2array``: 4 bits per rank 3..2 (count as a thermometer),
     then one bit per joker."""
-    cdef int r, c
-    memset(out, 0, CARD_BITS)
+    cdef int r
     for r in range(13):
-        for c in range(m[r]):
-            out[4 * r + c] = 1
+        # a count is at most 4 (a deal of one deck, checked where it enters)
+        memcpy(out + 4 * r, THERMO[m[r] if m[r] <= 4 else 4], 4)
     out[52] = m[13] > 0
     out[53] = m[14] > 0
+
+
+cdef inline void encode_cards_float(const uint8_t* m, float* out) noexcept nogil:
+    """``encode_cards`` written as float32, for the rows of ``x_batch``."""
+    cdef int r
+    for r in range(13):
+        memcpy(out + 4 * r, THERMO_F[m[r] if m[r] <= 4 else 4], 4 * sizeof(float))
+    out[52] = 1.0 if m[13] > 0 else 0.0
+    out[53] = 1.0 if m[14] > 0 else 0.0
 
 
 cdef inline void one_hot(int count, int size, int8_t* out) noexcept nogil:
@@ -733,11 +751,12 @@ cdef int table_features(Table* t, int8_t* xna, int8_t* z) noexcept nogil:
         one_hot(t.hands[LANDLORD][TOTAL], 20, xna + 378)
         one_hot(t.hands[teammate][TOTAL], 17, xna + 398)
         bomb_one_hot(t.n_bombs, xna + 415)
-    memset(z, 0, Z_VALUES)
     start = t.n_plies - HISTORY
     for j in range(HISTORY):
         if start + j >= 0:
             encode_cards(t.history[start + j], z + j * CARD_BITS)
+        else:
+            memset(z + j * CARD_BITS, 0, CARD_BITS)
     return width
 
 
@@ -747,7 +766,6 @@ cdef void table_rows(Table* t, const int8_t* xna, int width, const int8_t* z,
     ``width + 54`` floats (the features, then the move) and 810 floats (``z``); no
     ``z_batch`` when ``zb`` is NULL."""
     cdef int k, j, stride = width + CARD_BITS
-    cdef int8_t bits[CARD_BITS]
     cdef float* row
     for k in range(t.legal.n):
         row = xb + <Py_ssize_t>k * stride
@@ -761,9 +779,15 @@ cdef void table_rows(Table* t, const int8_t* xna, int width, const int8_t* z,
             memcpy(row, xb, width * sizeof(float))
             if zb != NULL:
                 memcpy(zb + <Py_ssize_t>k * Z_VALUES, zb, Z_VALUES * sizeof(float))
-        encode_cards(t.legal.moves + k * MOVE_BYTES, bits)
-        for j in range(CARD_BITS):
-            row[width + j] = bits[j]
+        encode_cards_float(t.legal.moves + k * MOVE_BYTES, row + width)
+
+
+cdef void table_action_rows(Table* t, int8_t* out) noexcept nogil:
+    """The last 54 columns of each ``x_batch`` row (the legal move's cards, as
+    ``encode_cards`` writes them), one int8 row per legal move."""
+    cdef int k
+    for k in range(t.legal.n):
+        encode_cards(t.legal.moves + k * MOVE_BYTES, out + <Py_ssize_t>k * CARD_BITS)
 
 
 cdef inline double table_reward(Table* t, int objective) noexcept nogil:
@@ -1034,6 +1058,11 @@ cdef enum:
     MAX_TABLES = 1 << 16
 
 
+cdef void* data_of(object array) except NULL:
+    """The data of a C-contiguous numpy array this module made (and keeps alive)."""
+    return <void*><size_t>array.ctypes.data
+
+
 cdef class DouzeroTables:
     """``n`` DouZero card-play games in lockstep: one call writes every table's observation
     of its position to act, one call plays one legal move at every table.
@@ -1069,9 +1098,26 @@ cdef class DouzeroTables:
     cdef list z_out              # per position: z, int8 (n, 5, 162)
     cdef list tables_out         # per position: the tables in the group, int64 (n,)
     cdef list offsets_out        # per position: row offsets of those tables, int64 (n + 1,)
+    cdef list actions_out        # per position (compact form): the action columns, int8
+    cdef list cslots_out         # per position (compact form): row_slot, int64
+    # the data of the arrays above, taken when they are made: observe reads no memoryview
+    # (acquiring one costs about as much as writing a table's features)
+    cdef int8_t* position_ptr
+    cdef int32_t* count_ptr
+    cdef int64_t* start_ptr
+    cdef float* rows_ptr[3]
+    cdef float* zrows_ptr[3]
+    cdef int64_t* slots_ptr[3]
+    cdef int8_t* xna_ptr[3]
+    cdef int8_t* z_ptr[3]
+    cdef int64_t* tables_ptr[3]
+    cdef int64_t* offsets_ptr[3]
+    cdef int8_t* actions_ptr[3]
+    cdef int64_t* cslots_ptr[3]
 
     def __cinit__(self, Py_ssize_t n, uint64_t seed=0, int objective=ADP):
         cdef Py_ssize_t i
+        cdef int p
         if not 1 <= n <= MAX_TABLES:
             raise ValueError("1 to %d tables, not %d" % (MAX_TABLES, n))
         if not ADP <= objective <= WP:
@@ -1101,14 +1147,57 @@ cdef class DouzeroTables:
         self.z_out = []
         self.tables_out = []
         self.offsets_out = []
-        for width in (LANDLORD_X, FARMER_X, FARMER_X):
-            self.rows_out.append(np.empty((1, width + CARD_BITS), dtype=np.float32))
-            self.zrows_out.append(np.empty((1, 5, 162), dtype=np.float32))
-            self.slots_out.append(np.empty(1, dtype=np.int64))
+        self.actions_out = []
+        self.cslots_out = []
+        self.position_ptr = <int8_t*>data_of(self.position_out)
+        self.count_ptr = <int32_t*>data_of(self.count_out)
+        self.start_ptr = <int64_t*>data_of(self.start_out)
+        for p, width in enumerate((LANDLORD_X, FARMER_X, FARMER_X)):
+            self.rows_out.append(None)
+            self.zrows_out.append(None)
+            self.slots_out.append(None)
+            self.actions_out.append(None)
+            self.cslots_out.append(None)
+            self._grow_full(p, 1, True)
+            self._grow_compact(p, 1)
             self.xna_out.append(np.empty((n, width), dtype=np.int8))
             self.z_out.append(np.empty((n, 5, 162), dtype=np.int8))
             self.tables_out.append(np.empty(n, dtype=np.int64))
             self.offsets_out.append(np.empty(n + 1, dtype=np.int64))
+            self.xna_ptr[p] = <int8_t*>data_of(self.xna_out[p])
+            self.z_ptr[p] = <int8_t*>data_of(self.z_out[p])
+            self.tables_ptr[p] = <int64_t*>data_of(self.tables_out[p])
+            self.offsets_ptr[p] = <int64_t*>data_of(self.offsets_out[p])
+
+    cdef int _grow_full(self, int p, Py_ssize_t rows, bint with_z_batch) except -1:
+        """Room for ``rows`` rows of position ``p``'s full form (``z_batch`` only when it
+        is written: observe(False) never makes it)."""
+        cdef Py_ssize_t total
+        if self.rows_out[p] is None or rows > self.rows_out[p].shape[0]:
+            total = rows if self.rows_out[p] is None else max(rows, 2 * self.rows_out[p].shape[0])
+            width = (LANDLORD_X if p == 0 else FARMER_X) + CARD_BITS
+            self.rows_out[p] = np.empty((total, width), dtype=np.float32)
+            self.slots_out[p] = np.empty(total, dtype=np.int64)
+            self.rows_ptr[p] = <float*>data_of(self.rows_out[p])
+            self.slots_ptr[p] = <int64_t*>data_of(self.slots_out[p])
+        if with_z_batch and (self.zrows_out[p] is None
+                             or rows > self.zrows_out[p].shape[0]):
+            total = self.rows_out[p].shape[0]
+            self.zrows_out[p] = np.empty((total, 5, 162), dtype=np.float32)
+            self.zrows_ptr[p] = <float*>data_of(self.zrows_out[p])
+        return 0
+
+    cdef int _grow_compact(self, int p, Py_ssize_t rows) except -1:
+        """Room for ``rows`` rows of position ``p``'s compact form."""
+        cdef Py_ssize_t total
+        if self.actions_out[p] is None or rows > self.actions_out[p].shape[0]:
+            total = (rows if self.actions_out[p] is None
+                     else max(rows, 2 * self.actions_out[p].shape[0]))
+            self.actions_out[p] = np.empty((total, CARD_BITS), dtype=np.int8)
+            self.cslots_out[p] = np.empty(total, dtype=np.int64)
+            self.actions_ptr[p] = <int8_t*>data_of(self.actions_out[p])
+            self.cslots_ptr[p] = <int64_t*>data_of(self.cslots_out[p])
+        return 0
 
     def __dealloc__(self):
         cdef Py_ssize_t i
@@ -1201,44 +1290,36 @@ cdef class DouzeroTables:
         of ``x_batch``/``z_batch``, one ``x_no_action``/``z`` row each, and for each row
         the index ``j`` of its table. Without ``with_z_batch`` no ``z_batch`` is written
         (it is ``z[row_slot]``) and None is given for it. The arrays are this object's,
-        overwritten by the next call."""
+        overwritten by the next call (of this or ``observe_compact``)."""
         self.enter()
         try:
             return self._observe(with_z_batch)
         finally:
             self.busy = False
 
-    cdef object _observe(self, bint with_z_batch):
-        cdef Py_ssize_t i, s, total
-        cdef Py_ssize_t rows[3]
-        cdef Py_ssize_t ntab[3]
-        cdef int widths[3]
-        cdef float* xb[3]
-        cdef float* zb[3]
-        cdef int8_t* xn[3]
-        cdef int8_t* zz[3]
-        cdef int64_t* tb[3]
-        cdef int64_t* off[3]
-        cdef int64_t* rs[3]
-        cdef Py_ssize_t k
-        cdef int p, width
+    def observe_compact(self):
+        """``observe``'s content without its repeats, written in one pass.
+
+        Returns ``(position, count, start, groups)`` as ``observe`` does, with
+        ``groups[p] = (tables, offsets, x_no_action, z, actions, row_slot)``: ``actions``
+        holds one int8 row of 54 per legal action, the last 54 columns of its ``x_batch``
+        row, whose other columns are its table's ``x_no_action`` (so ``x_batch`` is
+        ``hstack((x_no_action[row_slot], actions))`` as float32). The arrays are this
+        object's, overwritten by the next call (of this or ``observe``)."""
+        self.enter()
+        try:
+            return self._observe_compact()
+        finally:
+            self.busy = False
+
+    cdef int _layout(self, Py_ssize_t* rows, Py_ssize_t* ntab) except -1:
+        """Each table's position to act, legal count, first row and slot in its group
+        (``position_out``, ``count_out``, ``starts``, ``slots``), and each group's rows
+        and tables."""
+        cdef Py_ssize_t i
+        cdef int p
         cdef Table* t
-        cdef float[:, ::1] xb_view
-        cdef float[:, :, ::1] zb_view
-        cdef int8_t[:, ::1] xn_view
-        cdef int8_t[:, :, ::1] zz_view
-        cdef int64_t[::1] tb_view
-        cdef int64_t[::1] off_view
-        cdef int64_t[::1] rs_view
-        cdef int8_t[::1] position = self.position_out
-        cdef int32_t[::1] count = self.count_out
-        cdef int64_t* start = self.starts
-        cdef int64_t* slot = self.slots
-        cdef int64_t[::1] start_view = self.start_out
         self._check_playing()
-        widths[0] = LANDLORD_X
-        widths[1] = FARMER_X
-        widths[2] = FARMER_X
         for p in range(3):
             rows[p] = 0
             ntab[p] = 0
@@ -1246,55 +1327,96 @@ cdef class DouzeroTables:
             for i in range(self.n):
                 t = &self.tables[i]
                 p = t.to_act
-                position[i] = p
-                count[i] = t.legal.n
-                start[i] = rows[p]
-                slot[i] = ntab[p]
+                self.position_ptr[i] = p
+                self.count_ptr[i] = t.legal.n
+                self.starts[i] = rows[p]
+                self.slots[i] = ntab[p]
                 rows[p] += t.legal.n
                 ntab[p] += 1
+        return 0
+
+    cdef object _observe(self, bint with_z_batch):
+        cdef Py_ssize_t i, s, k, start
+        cdef Py_ssize_t rows[3]
+        cdef Py_ssize_t ntab[3]
+        cdef int widths[3]
+        cdef int p, width
+        cdef Table* t
+        self._layout(rows, ntab)
+        widths[0] = LANDLORD_X
+        widths[1] = FARMER_X
+        widths[2] = FARMER_X
         for p in range(3):
-            total = self.rows_out[p].shape[0]
-            if rows[p] > total:
-                total = max(rows[p], 2 * total)
-                self.rows_out[p] = np.empty((total, widths[p] + CARD_BITS), dtype=np.float32)
-                self.zrows_out[p] = np.empty((total, 5, 162), dtype=np.float32)
-                self.slots_out[p] = np.empty(total, dtype=np.int64)
-            xb_view = self.rows_out[p]
-            zb_view = self.zrows_out[p]
-            xn_view = self.xna_out[p]
-            zz_view = self.z_out[p]
-            tb_view = self.tables_out[p]
-            off_view = self.offsets_out[p]
-            rs_view = self.slots_out[p]
-            xb[p] = &xb_view[0, 0]
-            zb[p] = &zb_view[0, 0, 0]
-            xn[p] = &xn_view[0, 0]
-            zz[p] = &zz_view[0, 0, 0]
-            tb[p] = &tb_view[0]
-            off[p] = &off_view[0]
-            rs[p] = &rs_view[0]
-            off[p][0] = 0
+            self._grow_full(p, rows[p], with_z_batch)
+            self.offsets_ptr[p][0] = 0
         with nogil:
             for i in range(self.n):
                 t = &self.tables[i]
                 p = t.to_act
-                s = slot[i]
-                width = table_features(t, xn[p] + s * widths[p], zz[p] + s * Z_VALUES)
-                table_rows(t, xn[p] + s * widths[p], width, zz[p] + s * Z_VALUES,
-                           xb[p] + start[i] * (widths[p] + CARD_BITS),
-                           zb[p] + start[i] * Z_VALUES if with_z_batch else NULL)
-                for k in range(start[i], start[i] + t.legal.n):
-                    rs[p][k] = s
-                tb[p][s] = i
-                off[p][s + 1] = start[i] + t.legal.n
-        memcpy(&start_view[0], start, self.n * sizeof(int64_t))
-        groups = tuple(
-            (self.tables_out[p][:ntab[p]], self.offsets_out[p][:ntab[p] + 1],
-             self.rows_out[p][:rows[p]],
-             self.zrows_out[p][:rows[p]] if with_z_batch else None,
-             self.xna_out[p][:ntab[p]], self.z_out[p][:ntab[p]], self.slots_out[p][:rows[p]])
-            for p in range(3))
+                s = self.slots[i]
+                start = self.starts[i]
+                width = table_features(t, self.xna_ptr[p] + s * widths[p],
+                                       self.z_ptr[p] + s * Z_VALUES)
+                table_rows(t, self.xna_ptr[p] + s * widths[p], width,
+                           self.z_ptr[p] + s * Z_VALUES,
+                           self.rows_ptr[p] + start * (widths[p] + CARD_BITS),
+                           self.zrows_ptr[p] + start * Z_VALUES if with_z_batch else NULL)
+                for k in range(start, start + t.legal.n):
+                    self.slots_ptr[p][k] = s
+                self.tables_ptr[p][s] = i
+                self.offsets_ptr[p][s + 1] = start + t.legal.n
+            memcpy(self.start_ptr, self.starts, self.n * sizeof(int64_t))
+        groups = (
+            self._full_group(0, rows[0], ntab[0], with_z_batch),
+            self._full_group(1, rows[1], ntab[1], with_z_batch),
+            self._full_group(2, rows[2], ntab[2], with_z_batch),
+        )
         return self.position_out, self.count_out, self.start_out, groups
+
+    cdef tuple _full_group(self, int p, Py_ssize_t rows, Py_ssize_t ntab, bint with_z_batch):
+        return (self.tables_out[p][:ntab], self.offsets_out[p][:ntab + 1],
+                self.rows_out[p][:rows],
+                self.zrows_out[p][:rows] if with_z_batch else None,
+                self.xna_out[p][:ntab], self.z_out[p][:ntab], self.slots_out[p][:rows])
+
+    cdef object _observe_compact(self):
+        cdef Py_ssize_t i, s, k, start
+        cdef Py_ssize_t rows[3]
+        cdef Py_ssize_t ntab[3]
+        cdef int widths[3]
+        cdef int p
+        cdef Table* t
+        self._layout(rows, ntab)
+        widths[0] = LANDLORD_X
+        widths[1] = FARMER_X
+        widths[2] = FARMER_X
+        for p in range(3):
+            self._grow_compact(p, rows[p])
+            self.offsets_ptr[p][0] = 0
+        with nogil:
+            for i in range(self.n):
+                t = &self.tables[i]
+                p = t.to_act
+                s = self.slots[i]
+                start = self.starts[i]
+                table_features(t, self.xna_ptr[p] + s * widths[p], self.z_ptr[p] + s * Z_VALUES)
+                table_action_rows(t, self.actions_ptr[p] + start * CARD_BITS)
+                for k in range(start, start + t.legal.n):
+                    self.cslots_ptr[p][k] = s
+                self.tables_ptr[p][s] = i
+                self.offsets_ptr[p][s + 1] = start + t.legal.n
+            memcpy(self.start_ptr, self.starts, self.n * sizeof(int64_t))
+        groups = (
+            self._compact_group(0, rows[0], ntab[0]),
+            self._compact_group(1, rows[1], ntab[1]),
+            self._compact_group(2, rows[2], ntab[2]),
+        )
+        return self.position_out, self.count_out, self.start_out, groups
+
+    cdef tuple _compact_group(self, int p, Py_ssize_t rows, Py_ssize_t ntab):
+        return (self.tables_out[p][:ntab], self.offsets_out[p][:ntab + 1],
+                self.xna_out[p][:ntab], self.z_out[p][:ntab],
+                self.actions_out[p][:rows], self.cslots_out[p][:rows])
 
     def step(self, const int64_t[::1] actions not None, bint redeal):
         """Play legal action ``actions[i]`` (an index into table i's legal actions) at every

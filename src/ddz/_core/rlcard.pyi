@@ -43,4 +43,44 @@ class RlcardCore:
     def encode(self, seat: int, out: npt.NDArray[np.int8]) -> None: ...
     def action_features(self, out: npt.NDArray[np.int8]) -> None: ...
 
+class RlcardTables:
+    @property
+    def n(self) -> int: ...
+    def __init__(self, cores: list[RlcardCore]) -> None: ...
+    def core(self, table: int) -> RlcardCore: ...
+    def observe(
+        self,
+    ) -> tuple[
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int64],
+        tuple[
+            tuple[
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int64],
+            ],
+            tuple[
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int64],
+            ],
+            tuple[
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int64],
+            ],
+        ],
+    ]: ...
+    def step(self, actions: npt.ArrayLike) -> npt.NDArray[np.bool_]: ...
+
 def cards_text(cards: int) -> str: ...

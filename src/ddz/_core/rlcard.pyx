@@ -18,7 +18,7 @@ loop that walks the trace backwards), and a seat with no cards left has its one-
 the last entry (index -1).
 """
 
-from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t
+from libc.stdint cimport uint64_t, int64_t, int32_t, int8_t, uint8_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 
@@ -27,6 +27,8 @@ from ddz._core.ruleset cimport *
 from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 from ddz._core.state cimport *
+
+import numpy as np
 
 cdef enum:
     ACTIONS = 27472           # RLCard's ids: 27,471 moves, then the pass
@@ -39,14 +41,21 @@ cdef enum:
     FARMER_OBS = 901
 
 
+# a count's 4 thermometer entries (count c: the first c are 1)
+cdef int8_t THERMO[5][4]
+for _count in range(5):
+    for _c in range(4):
+        THERMO[_count][_c] = 1 if _c < _count else 0
+
+
 cdef inline void encode_cards(uint64_t cards, int8_t* out) noexcept nogil:
     """RLCard's ``_cards2array``: 4 entries per rank 3..2 (the count as a thermometer), then
     one entry per joker."""
     cdef int r, c
-    memset(out, 0, CARD_BITS)
     for r in range(13):
-        for c in range(count_of(cards, r)):
-            out[4 * r + c] = 1
+        # one 4-byte copy a rank (a count is at most 4 in a deal of one deck)
+        c = count_of(cards, r)
+        memcpy(out + 4 * r, THERMO[c if c <= 4 else 4], 4)
     out[52] = count_of(cards, SMALL_JOKER) > 0
     out[53] = count_of(cards, BIG_JOKER) > 0
 
@@ -342,13 +351,19 @@ cdef class RlcardCore:
 
     def step(self, int rlcard_id):
         """Play a legal id (checked: False, and nothing changes, if it is not legal)."""
+        return self.play(rlcard_id)
+
+    cdef bint playable(self, int64_t rlcard_id) noexcept nogil:
         cdef int i
-        cdef bint found = False
+        if self.plies >= TRACE_PLIES:
+            return False
         for i in range(self.n_legal):
             if self.legal[i] == rlcard_id:
-                found = True
-                break
-        if not found or self.plies >= TRACE_PLIES:
+                return True
+        return False
+
+    cdef bint play(self, int64_t rlcard_id) except -1:
+        if not self.playable(rlcard_id):
             return False
         memcpy(&self.before[self.plies], &self.s, sizeof(GameState))
         self.trace_ids[self.plies] = rlcard_id
@@ -369,49 +384,51 @@ cdef class RlcardCore:
     def encode(self, int seat, int8_t[::1] out not None):
         """RLCard's obs vector for ``seat`` into ``out`` (790 entries for seat 0, else 901)."""
         cdef int size = LANDLORD_OBS if seat == 0 else FARMER_OBS
-        cdef int i, p, teammate, start, last
-        cdef int8_t* o
-        cdef uint64_t others, last_cards
         if not 0 <= seat < 3:
             raise IndexError("no seat %d" % seat)
         if out.shape[0] != size:
             raise ValueError("the obs of seat %d has %d entries" % (seat, size))
-        o = &out[0]
         with nogil:
-            others = 0
-            for p in range(3):
-                if p != seat:
-                    others += self.s.hands[p]
-            encode_cards(self.s.hands[seat], o)
-            encode_cards(others, o + 54)
-            last_cards = 0
-            if self.plies:
-                last = self.trace_ids[self.plies - 1]
-                if last == PASS_ID and self.plies >= 2:
-                    last = self.trace_ids[self.plies - 2]
-                if last != PASS_ID:
-                    last_cards = code_cards(self.code_of[last])
-            encode_cards(last_cards, o + 108)
-            start = self.plies - HISTORY
-            for i in range(HISTORY):
-                if start + i >= 0 and self.trace_ids[start + i] != PASS_ID:
-                    encode_cards(code_cards(self.code_of[self.trace_ids[start + i]]),
-                                 o + 162 + i * CARD_BITS)
-                else:
-                    memset(o + 162 + i * CARD_BITS, 0, CARD_BITS)
-            if seat == 0:
-                encode_cards(self.s.played[2], o + 648)
-                encode_cards(self.s.played[1], o + 702)
-                one_hot(card_total(self.s.hands[2]), 17, o + 756)
-                one_hot(card_total(self.s.hands[1]), 17, o + 773)
+            self.encode_into(seat, &out[0])
+
+    cdef void encode_into(self, int seat, int8_t* o) noexcept nogil:
+        """``encode``'s writing: ``seat``'s obs into ``o`` (790 or 901 entries)."""
+        cdef int i, p, teammate, start, last
+        cdef uint64_t others, last_cards
+        others = 0
+        for p in range(3):
+            if p != seat:
+                others += self.s.hands[p]
+        encode_cards(self.s.hands[seat], o)
+        encode_cards(others, o + 54)
+        last_cards = 0
+        if self.plies:
+            last = self.trace_ids[self.plies - 1]
+            if last == PASS_ID and self.plies >= 2:
+                last = self.trace_ids[self.plies - 2]
+            if last != PASS_ID:
+                last_cards = code_cards(self.code_of[last])
+        encode_cards(last_cards, o + 108)
+        start = self.plies - HISTORY
+        for i in range(HISTORY):
+            if start + i >= 0 and self.trace_ids[start + i] != PASS_ID:
+                encode_cards(code_cards(self.code_of[self.trace_ids[start + i]]),
+                             o + 162 + i * CARD_BITS)
             else:
-                teammate = 3 - seat
-                encode_cards(self.s.played[0], o + 648)
-                encode_cards(self.s.played[teammate], o + 702)
-                encode_cards(self.first_move_of(0), o + 756)
-                encode_cards(self.first_move_of(teammate), o + 810)
-                one_hot(card_total(self.s.hands[0]), 20, o + 864)
-                one_hot(card_total(self.s.hands[teammate]), 17, o + 884)
+                memset(o + 162 + i * CARD_BITS, 0, CARD_BITS)
+        if seat == 0:
+            encode_cards(self.s.played[2], o + 648)
+            encode_cards(self.s.played[1], o + 702)
+            one_hot(card_total(self.s.hands[2]), 17, o + 756)
+            one_hot(card_total(self.s.hands[1]), 17, o + 773)
+        else:
+            teammate = 3 - seat
+            encode_cards(self.s.played[0], o + 648)
+            encode_cards(self.s.played[teammate], o + 702)
+            encode_cards(self.first_move_of(0), o + 756)
+            encode_cards(self.first_move_of(teammate), o + 810)
+            one_hot(card_total(self.s.hands[0]), 20, o + 864)
+            one_hot(card_total(self.s.hands[teammate]), 17, o + 884)
 
     cdef uint64_t first_move_of(self, int seat) noexcept nogil:
         """The cards of ``seat``'s first ply (0 for a pass or none): what RLCard encodes as
@@ -426,15 +443,217 @@ cdef class RlcardCore:
 
     def action_features(self, int8_t[:, ::1] out not None):
         """Row k: RLCard's ``_cards2array`` of legal action k (zeros for the pass)."""
-        cdef int k
         if out.shape[0] != self.n_legal or out.shape[1] != CARD_BITS:
             raise ValueError("one row of 54 a legal action")
-        with nogil:
-            for k in range(self.n_legal):
-                if self.legal[k] == PASS_ID:
-                    memset(&out[k, 0], 0, CARD_BITS)
-                else:
-                    encode_cards(code_cards(self.code_of[self.legal[k]]), &out[k, 0])
+        if self.n_legal:
+            with nogil:
+                self.features_into(&out[0, 0])
+
+    cdef void features_into(self, int8_t* out) noexcept nogil:
+        """``action_features``' writing: one row of 54 a legal action into ``out``."""
+        cdef int k
+        for k in range(self.n_legal):
+            if self.legal[k] == PASS_ID:
+                memset(out + k * CARD_BITS, 0, CARD_BITS)
+            else:
+                encode_cards(code_cards(self.code_of[self.legal[k]]), out + k * CARD_BITS)
+
+
+cdef void* data_of(object array) except NULL:
+    """The data of a C-contiguous numpy array this module made (and keeps alive)."""
+    return <void*><size_t>array.ctypes.data
+
+
+cdef class RlcardTables:
+    """``n`` RlcardCore games observed with one call and stepped with one call.
+
+    ``observe`` writes, grouped by the seat to act (0 the landlord, 1, 2), each table's
+    ``obs`` (``encode``: 790 entries for the landlord, 901 for a farmer), and per legal
+    action its RLCard id and its 54 card features (``action_features``), in the order
+    ``legal_ids`` gives; ``step`` plays one RLCard id at every table. The arrays are this
+    object's, reused by the next ``observe``. Like DouzeroTables, a call from a second
+    thread while one runs raises RuntimeError.
+    """
+
+    cdef list cores
+    cdef bint busy
+    cdef readonly Py_ssize_t n
+    cdef object player_out       # int8 (n,): the seat to act at each table
+    cdef object count_out        # int32 (n,): its number of legal actions
+    cdef object start_out        # int64 (n,): its first row in its group's row arrays
+    cdef list tables_out         # per seat: the tables in the group, int64 (n,)
+    cdef list offsets_out        # per seat: row offsets of those tables, int64 (n + 1,)
+    cdef list obs_out            # per seat: obs, int8 (n, 790 or 901)
+    cdef list ids_out            # per seat: each row's RLCard id, int64 (capacity,)
+    cdef list features_out       # per seat: each row's card features, int8 (capacity, 54)
+    cdef list slots_out          # per seat: each row's table's index in the group, int64
+    # the data of the arrays above, taken when they are made: observe acquires no
+    # memoryview (twenty a call cost about as much as encoding the tables' obs)
+    cdef int8_t* player_ptr
+    cdef int32_t* count_ptr
+    cdef int64_t* start_ptr
+    cdef int64_t* tables_ptr[3]
+    cdef int64_t* offsets_ptr[3]
+    cdef int8_t* obs_ptr[3]
+    cdef int64_t* ids_ptr[3]
+    cdef int8_t* features_ptr[3]
+    cdef int64_t* slots_ptr[3]
+
+    def __cinit__(self, list cores not None):
+        cdef Py_ssize_t n = len(cores)
+        cdef int p
+        if n < 1:
+            raise ValueError("at least one table")
+        for core in cores:
+            if not isinstance(core, RlcardCore):
+                raise TypeError("RlcardTables holds RlcardCore games")
+        self.cores = list(cores)
+        self.n = n
+        self.player_out = np.zeros(n, dtype=np.int8)
+        self.count_out = np.zeros(n, dtype=np.int32)
+        self.start_out = np.zeros(n, dtype=np.int64)
+        self.tables_out = []
+        self.offsets_out = []
+        self.obs_out = []
+        self.ids_out = []
+        self.features_out = []
+        self.slots_out = []
+        self.player_ptr = <int8_t*>data_of(self.player_out)
+        self.count_ptr = <int32_t*>data_of(self.count_out)
+        self.start_ptr = <int64_t*>data_of(self.start_out)
+        for p, width in enumerate((LANDLORD_OBS, FARMER_OBS, FARMER_OBS)):
+            self.tables_out.append(np.empty(n, dtype=np.int64))
+            self.offsets_out.append(np.empty(n + 1, dtype=np.int64))
+            self.obs_out.append(np.empty((n, width), dtype=np.int8))
+            self.tables_ptr[p] = <int64_t*>data_of(self.tables_out[p])
+            self.offsets_ptr[p] = <int64_t*>data_of(self.offsets_out[p])
+            self.obs_ptr[p] = <int8_t*>data_of(self.obs_out[p])
+            self.ids_out.append(None)
+            self.features_out.append(None)
+            self.slots_out.append(None)
+            self._grow(p, 1)
+
+    cdef int _grow(self, int p, Py_ssize_t rows) except -1:
+        """Room for ``rows`` legal actions of seat ``p``."""
+        cdef Py_ssize_t total
+        if self.ids_out[p] is None or rows > self.ids_out[p].shape[0]:
+            total = rows if self.ids_out[p] is None else max(rows, 2 * self.ids_out[p].shape[0])
+            self.ids_out[p] = np.empty(total, dtype=np.int64)
+            self.features_out[p] = np.empty((total, CARD_BITS), dtype=np.int8)
+            self.slots_out[p] = np.empty(total, dtype=np.int64)
+            self.ids_ptr[p] = <int64_t*>data_of(self.ids_out[p])
+            self.features_ptr[p] = <int8_t*>data_of(self.features_out[p])
+            self.slots_ptr[p] = <int64_t*>data_of(self.slots_out[p])
+        return 0
+
+    def core(self, Py_ssize_t table):
+        """Table ``table``'s RlcardCore (to deal it, or read it)."""
+        if not 0 <= table < self.n:
+            raise IndexError("no table %d (there are %d)" % (table, self.n))
+        return self.cores[table]
+
+    cdef int enter(self) except -1:
+        if self.busy:
+            raise RuntimeError("this RlcardTables is in use by another thread "
+                               "(ddz.compat.rlcard.VectorEnv serialises its callers)")
+        self.busy = True
+        return 0
+
+    def observe(self):
+        """Every table's obs and legal actions for its seat to act, in one pass.
+
+        Returns ``(player, count, start, groups)``: per table the seat to act, its number
+        of legal actions and its first row in its group; ``groups[p]`` for seat ``p`` is
+        ``(tables, offsets, obs, action_ids, action_features, row_slot)``. The arrays are
+        this object's, overwritten by the next call."""
+        self.enter()
+        try:
+            return self._observe()
+        finally:
+            self.busy = False
+
+    cdef object _observe(self):
+        cdef Py_ssize_t i, s, k, start
+        cdef Py_ssize_t rows[3]
+        cdef Py_ssize_t ntab[3]
+        cdef int widths[3]
+        cdef int p
+        cdef RlcardCore c
+        widths[0] = LANDLORD_OBS
+        widths[1] = FARMER_OBS
+        widths[2] = FARMER_OBS
+        for p in range(3):
+            rows[p] = 0
+            ntab[p] = 0
+        for i in range(self.n):
+            c = <RlcardCore>self.cores[i]
+            if c.s.phase != PLAY:
+                raise ValueError("table %d has no game in progress: deal it first" % i)
+            p = c.s.current
+            self.player_ptr[i] = p
+            self.count_ptr[i] = c.n_legal
+            self.start_ptr[i] = rows[p]
+            rows[p] += c.n_legal
+        for p in range(3):
+            self._grow(p, rows[p])
+            self.offsets_ptr[p][0] = 0
+        for i in range(self.n):
+            # the cores are Python objects: the loop keeps the GIL, and touches nothing of
+            # Python's but the list item
+            c = <RlcardCore>self.cores[i]
+            p = self.player_ptr[i]
+            s = ntab[p]
+            ntab[p] += 1
+            start = self.start_ptr[i]
+            c.encode_into(p, self.obs_ptr[p] + s * widths[p])
+            c.features_into(self.features_ptr[p] + start * CARD_BITS)
+            for k in range(c.n_legal):
+                self.ids_ptr[p][start + k] = c.legal[k]
+                self.slots_ptr[p][start + k] = s
+            self.tables_ptr[p][s] = i
+            self.offsets_ptr[p][s + 1] = start + c.n_legal
+        return self.player_out, self.count_out, self.start_out, (
+            self._group(0, rows[0], ntab[0]),
+            self._group(1, rows[1], ntab[1]),
+            self._group(2, rows[2], ntab[2]),
+        )
+
+    cdef tuple _group(self, int p, Py_ssize_t rows, Py_ssize_t ntab):
+        return (self.tables_out[p][:ntab], self.offsets_out[p][:ntab + 1],
+                self.obs_out[p][:ntab], self.ids_out[p][:rows],
+                self.features_out[p][:rows], self.slots_out[p][:rows])
+
+    def step(self, actions):
+        """Play RLCard id ``actions[i]`` at every table ``i`` (int64, one per table).
+
+        Every id is checked before any is played: one that is not legal at its table
+        raises ValueError naming the table, and nothing changes. Returns the tables whose
+        game is over now (bool, one per table)."""
+        cdef const int64_t* chosen
+        cdef uint8_t* done
+        cdef Py_ssize_t i
+        cdef RlcardCore c
+        self.enter()
+        try:
+            copied = np.array(actions, dtype=np.int64, copy=True, order="C")
+            if copied.shape != (self.n,):
+                raise ValueError("one action per table: (%d,), not %s" % (self.n, copied.shape))
+            chosen = <const int64_t*>data_of(copied)
+            for i in range(self.n):
+                c = <RlcardCore>self.cores[i]
+                if c.s.phase != PLAY:
+                    raise ValueError("table %d has no game in progress: deal it first" % i)
+                if not c.playable(chosen[i]):
+                    raise ValueError("%d is not a legal action at table %d" % (chosen[i], i))
+            dones = np.zeros(self.n, dtype=np.bool_)
+            done = <uint8_t*>data_of(dones)
+            for i in range(self.n):
+                c = <RlcardCore>self.cores[i]
+                c.play(chosen[i])
+                done[i] = c.s.phase == OVER
+            return dones
+        finally:
+            self.busy = False
 
 
 cdef const char* RANK_CHARS = b"3456789TJQKA2BR"

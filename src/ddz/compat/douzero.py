@@ -41,6 +41,8 @@ from ddz.base.errors import IllegalMoveError, shorten
 __all__ = [
     "OBJECTIVES",
     "POSITIONS",
+    "CompactBatch",
+    "CompactObservation",
     "Env",
     "InfoSet",
     "PositionBatch",
@@ -60,6 +62,7 @@ _DECK_COUNTS = np.array([4] * 13 + [1, 1], dtype=np.int64)
 _DECK = [value for value in _CARD_VALUES[:13] for _ in range(4)] + [20, 30]
 _PLAY_ORDER = (0, 2, 1)  # ply k is played by position _PLAY_ORDER[k % 3]
 _HAND_LIMITS = {"landlord": 20, "landlord_up": 17, "landlord_down": 17}
+_ACTION_WIDTH = 54  # the action's columns, the last of an x_batch row
 
 OBJECTIVES = ("adp", "logadp", "wp")
 """DouZero's objectives (its ``--objective`` flag): the rewards :class:`Env` and
@@ -304,6 +307,45 @@ class PositionBatch(NamedTuple):
     row_slot: npt.NDArray[np.int64]
 
 
+class CompactBatch(NamedTuple):
+    """A :class:`PositionBatch` without its repeats: what :meth:`VectorEnv.observe_compact`
+    gives per position.
+
+    A row of ``x_batch`` is its table's ``x_no_action`` (the state: 319 columns for the
+    landlord, 430 for a farmer) followed by 54 columns for its action (the action's cards,
+    as DouZero encodes them), and ``z_batch`` repeats the table's ``z`` per row. This form
+    keeps each part once: ``x_no_action[j]`` and ``z[j]`` per table ``tables[j]``,
+    ``action_rows[r]`` (int8, 54 wide) per row, ``row_slot[r]`` the ``j`` of row ``r``'s
+    table, ``offsets`` as in :class:`PositionBatch`. So
+    ``np.hstack([x_no_action[row_slot], action_rows])`` is ``x_batch`` (as float32:
+    :meth:`x_batch`), ``z[row_slot]`` is ``z_batch``; a model can also take the parts as
+    they are (``ddz.learn.models.DeepMonteCarloNet.compact_values``), computing the state's
+    share of its first layer once per table rather than once per row.
+    """
+
+    position: str
+    tables: npt.NDArray[np.int64]
+    offsets: npt.NDArray[np.int64]
+    x_no_action: npt.NDArray[np.int8]
+    z: npt.NDArray[np.int8]
+    action_rows: npt.NDArray[np.int8]
+    row_slot: npt.NDArray[np.int64]
+
+    def x_batch(self) -> npt.NDArray[np.float32]:
+        """The group's ``x_batch``, rebuilt (a new float32 array, equal to
+        :class:`PositionBatch`'s)."""
+        rows = np.empty(
+            (self.row_slot.size, self.x_no_action.shape[1] + _ACTION_WIDTH), dtype=np.float32
+        )
+        rows[:, :-_ACTION_WIDTH] = self.x_no_action[self.row_slot]
+        rows[:, -_ACTION_WIDTH:] = self.action_rows
+        return rows
+
+    def z_batch(self) -> npt.NDArray[np.float32]:
+        """The group's ``z_batch``, rebuilt (a new float32 array)."""
+        return self.z[self.row_slot].astype(np.float32)
+
+
 class VectorObservation:
     """Every table's observation of its position to act (:meth:`VectorEnv.observe`).
 
@@ -335,6 +377,34 @@ class VectorObservation:
         return f"<VectorObservation of {self.position.size} tables ({sizes})>"
 
     def __getitem__(self, position: str) -> PositionBatch:
+        """The group of a position by name: ``obs["landlord"]``."""
+        return self.groups[POSITIONS.index(position)]
+
+
+class CompactObservation:
+    """Every table's observation in the compact form (:meth:`VectorEnv.observe_compact`):
+    ``position``, ``legal_count`` and ``row_start`` as in :class:`VectorObservation`,
+    ``groups`` one :class:`CompactBatch` per position, in :data:`POSITIONS` order."""
+
+    __slots__ = ("groups", "legal_count", "position", "row_start")
+
+    def __init__(
+        self,
+        position: npt.NDArray[np.int8],
+        legal_count: npt.NDArray[np.int32],
+        row_start: npt.NDArray[np.int64],
+        groups: tuple[CompactBatch, CompactBatch, CompactBatch],
+    ) -> None:
+        self.position = position
+        self.legal_count = legal_count
+        self.row_start = row_start
+        self.groups = groups
+
+    def __repr__(self) -> str:
+        sizes = ", ".join(f"{g.position}: {g.tables.size}" for g in self.groups)
+        return f"<CompactObservation of {self.position.size} tables ({sizes})>"
+
+    def __getitem__(self, position: str) -> CompactBatch:
         """The group of a position by name: ``obs["landlord"]``."""
         return self.groups[POSITIONS.index(position)]
 
@@ -456,6 +526,29 @@ class VectorEnv:
                 ),
             )
             return self._observed
+
+    def observe_compact(self) -> CompactObservation:
+        """Every table's observation in the compact form (:class:`CompactBatch`): each
+        table's state (``x_no_action``, ``z``) once, each legal action's 54 columns once,
+        from which :meth:`observe`'s rows are rebuilt exactly. It is the same one C call
+        with a fraction of the writes (about 1/18 of ``observe()``'s bytes at a typical
+        position). The arrays are reused by the next :meth:`observe` or
+        :meth:`observe_compact`."""
+        with self._lock:
+            self._check_dealt()
+            position, count, start, (landlord, up, down) = self._core.observe_compact()
+            # table_observation reads the full form: it observes again when asked
+            self._observed = None
+            return CompactObservation(
+                position,
+                count,
+                start,
+                (
+                    CompactBatch("landlord", *landlord),
+                    CompactBatch("landlord_up", *up),
+                    CompactBatch("landlord_down", *down),
+                ),
+            )
 
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
         """Play at every table ``i`` its legal action ``actions[i]`` (an index into its

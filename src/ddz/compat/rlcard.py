@@ -32,20 +32,30 @@ import hashlib
 import importlib
 import os
 import struct
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from ddz._core.rlcard import RlcardCore, cards_text
+from ddz._core.rlcard import RlcardCore, RlcardTables, cards_text
 from ddz.base.errors import IllegalMoveError, check_integer, shorten
 from ddz.doudizhu.action_space import _rlcard_actions, action_space, rlcard_action_ids
 from ddz.doudizhu.rules import RLCARD
 
-__all__ = ["DEFAULT_CONFIG", "GAMES", "DoudizhuEnv", "make", "register"]
+__all__ = [
+    "DEFAULT_CONFIG",
+    "GAMES",
+    "DoudizhuEnv",
+    "SeatBatch",
+    "VectorEnv",
+    "VectorObservation",
+    "make",
+    "register",
+]
 
 DEFAULT_CONFIG: dict[str, Any] = {"allow_step_back": False, "seed": None}
 """RLCard's ``rlcard.envs.registration.DEFAULT_CONFIG``."""
@@ -120,6 +130,19 @@ def _mask(cards: Sequence[str]) -> int:
     for card in cards:
         mask += 1 << (3 * _card_rank(card))
     return mask
+
+
+def _draw_deal(
+    np_random: np.random.RandomState,
+) -> tuple[tuple[int, int, int, int], list[list[str]], list[str]]:
+    """RLCard's deal from its generator: the masks of the three hands and the kitty, the
+    hands as sorted card lists and the kitty's cards."""
+    order = list(range(54))
+    np_random.shuffle(order)
+    deck = [_SORTED_DECK[index] for index in order]
+    hands = [sorted(deck[17 * p : 17 * p + 17], key=_card_rank) for p in range(3)]
+    kitty = deck[51:]
+    return (_mask(hands[0]), _mask(hands[1]), _mask(hands[2]), _mask(kitty)), hands, kitty
 
 
 class DoudizhuEnv:
@@ -210,12 +233,7 @@ class DoudizhuEnv:
         return seed
 
     def reset(self) -> tuple[OrderedDict[str, Any], int]:
-        order = list(range(54))
-        self.np_random.shuffle(order)
-        deck = [_SORTED_DECK[index] for index in order]
-        hands = [sorted(deck[17 * p : 17 * p + 17], key=_card_rank) for p in range(3)]
-        kitty = deck[51:]
-        deal = (_mask(hands[0]), _mask(hands[1]), _mask(hands[2]), _mask(kitty))
+        deal, hands, kitty = _draw_deal(self.np_random)
         self._core.deal(*deal)
         self._deal = deal
         hands[0] = sorted(hands[0] + kitty, key=_card_rank)
@@ -380,6 +398,181 @@ class DoudizhuEnv:
                             break
             removed[player].append(taken)
         return hands
+
+
+class SeatBatch(NamedTuple):
+    """The states of the tables where one seat is to act, stacked (:meth:`VectorEnv.observe`).
+
+    ``tables`` are those tables (ascending), ``obs[j]`` table ``tables[j]``'s ``obs``
+    (RLCard's state vector: 790 entries for the landlord, 901 for a farmer). Its legal
+    actions are rows ``offsets[j]:offsets[j + 1]`` of ``action_ids`` (RLCard's ids, in the
+    order of the drop-in's ``legal_actions``) and ``action_features`` (each id's 54 card
+    features: the ``legal_actions`` dict's values); ``row_slot[r]`` is the ``j`` of row
+    ``r``'s table, so ``obs[row_slot]`` is the obs repeated per action, as RLCard's DMC
+    agent feeds its network.
+    """
+
+    seat: int
+    tables: npt.NDArray[np.int64]
+    offsets: npt.NDArray[np.int64]
+    obs: npt.NDArray[np.int8]
+    action_ids: npt.NDArray[np.int64]
+    action_features: npt.NDArray[np.int8]
+    row_slot: npt.NDArray[np.int64]
+
+
+class VectorObservation:
+    """Every table's state for its seat to act (:meth:`VectorEnv.observe`): ``player[i]``
+    the seat to act at table ``i`` (0 the landlord), ``legal_count[i]`` its number of legal
+    actions, ``row_start[i]`` its first row in ``groups[player[i]]``; ``groups`` one
+    :class:`SeatBatch` per seat."""
+
+    __slots__ = ("groups", "legal_count", "player", "row_start")
+
+    def __init__(
+        self,
+        player: npt.NDArray[np.int8],
+        legal_count: npt.NDArray[np.int32],
+        row_start: npt.NDArray[np.int64],
+        groups: tuple[SeatBatch, SeatBatch, SeatBatch],
+    ) -> None:
+        self.player = player
+        self.legal_count = legal_count
+        self.row_start = row_start
+        self.groups = groups
+
+    def __repr__(self) -> str:
+        sizes = ", ".join(f"seat {g.seat}: {g.tables.size}" for g in self.groups)
+        return f"<VectorObservation of {self.player.size} tables ({sizes})>"
+
+    def legal_ids(self, table: int) -> npt.NDArray[np.int64]:
+        """Table ``table``'s legal RLCard ids (a view of its rows)."""
+        group = self.groups[int(self.player[table])]
+        start = int(self.row_start[table])
+        return group.action_ids[start : start + int(self.legal_count[table])]
+
+
+class VectorEnv:
+    """``n`` RLCard Dou Dizhu games in lockstep: one call writes every table's ``obs`` and
+    legal actions, one call plays an action at every table.
+
+    Table ``i`` plays the games ``make("doudizhu", config={"seed": seed + i})`` plays over
+    successive ``reset()`` calls (with ``seed=None``, each table seeds itself from the
+    operating system as RLCard does), and its states are that environment's, array for
+    array: :meth:`observe` writes them grouped by the seat to act (:class:`SeatBatch`: the
+    landlord's ``obs`` are 790 wide, the farmers' 901), each seat's rows one forward pass
+    of its model. ``raw_obs`` and the other Python parts of a state are not made here: a
+    table's full state is that of ``make`` with the table's seed, playing the same ids.
+
+    :meth:`step` takes one RLCard action id a table (RLCard's ``step(action)``); where a
+    game ends, it reports ``done`` and RLCard's payoffs and deals that table its next game
+    at once. The arrays of an observation belong to this object and are overwritten by the
+    next :meth:`observe`. Calls from several threads are serialised by a lock.
+
+    >>> import numpy as np
+    >>> from ddz.compat.rlcard import VectorEnv
+    >>> env = VectorEnv(4, seed=42)
+    >>> obs = env.reset()
+    >>> landlord = obs.groups[0]
+    >>> landlord.tables, landlord.obs.shape, landlord.action_features.shape[1]
+    (array([0, 1, 2, 3]), (4, 790), 54)
+    >>> payoffs, dones = env.step([obs.legal_ids(i)[0] for i in range(4)])
+    >>> obs = env.observe()
+    >>> obs.player, obs.groups[1].obs.shape
+    (array([1, 1, 1, 1], dtype=int8), (4, 901))
+    """
+
+    num_players = 3
+    num_actions = 27472
+
+    def __init__(self, n: int, seed: int | None = None) -> None:
+        n = check_integer(n, "n", 1, 2**16)
+        if seed is not None:
+            seed = check_integer(seed, "seed", 0)
+        self.seed = seed
+        _, _, tables = _tables()
+        self._np_randoms = [_np_random(None if seed is None else seed + i)[0] for i in range(n)]
+        cores = [
+            RlcardCore(RLCARD, tables.codes, tables.ids, tables.sorted_positions, tables.order)
+            for _ in range(n)
+        ]
+        self._core = RlcardTables(cores)
+        self._dealt = False
+        self._lock = threading.RLock()
+
+    @property
+    def n(self) -> int:
+        """The number of tables."""
+        return int(self._core.n)
+
+    def reset(self) -> VectorObservation:
+        """Deal every table its next game and return :meth:`observe`."""
+        with self._lock:
+            for table in range(self.n):
+                self._deal(table)
+            self._dealt = True
+            return self.observe()
+
+    def _deal(self, table: int) -> None:
+        deal, _, _ = _draw_deal(self._np_randoms[table])
+        self._core.core(table).deal(*deal)
+
+    def _check_dealt(self) -> None:
+        if not self._dealt:
+            raise ValueError("no games yet: call reset() first")
+
+    def observe(self) -> VectorObservation:
+        """Every table's ``obs`` and legal actions, grouped by the seat to act (see the
+        class); the arrays are reused by the next call."""
+        with self._lock:
+            self._check_dealt()
+            player, count, start, (seat0, seat1, seat2) = self._core.observe()
+            return VectorObservation(
+                player,
+                count,
+                start,
+                (SeatBatch(0, *seat0), SeatBatch(1, *seat1), SeatBatch(2, *seat2)),
+            )
+
+    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        """Play RLCard action id ``actions[i]`` at every table ``i``.
+
+        Returns ``(payoffs, dones)``: where a game ended, ``done`` is True and the payoffs
+        row is RLCard's ``get_payoffs()`` (1 for each winner, 0 for the others), and the
+        table has been dealt its next game already; elsewhere False and zeros. The actions
+        are all checked before any is played: one that is not a legal id at its table
+        raises :class:`ddz.IllegalMoveError` and changes nothing."""
+        chosen = np.asarray(actions)
+        if chosen.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integer RLCard ids, not {chosen.dtype}")
+        if chosen.shape != (self.n,):
+            raise ValueError(f"one action per table: shape ({self.n},), not {chosen.shape}")
+        if ((chosen < 0) | (chosen >= self.num_actions)).any():
+            raise IllegalMoveError(f"RLCard ids are 0 to {self.num_actions - 1}")
+        with self._lock:
+            self._check_dealt()
+            try:
+                dones = self._core.step(chosen.astype(np.int64))
+            except ValueError as error:
+                raise IllegalMoveError(str(error)) from None
+            payoffs = np.zeros((self.n, 3), dtype=np.int64)
+            for table in np.flatnonzero(dones).tolist():
+                landlord_won = self._core.core(table).winner == 0
+                payoffs[table] = (1, 0, 0) if landlord_won else (0, 1, 1)
+                self._deal(table)
+            return payoffs, dones
+
+    def legal_actions(self, table: int) -> OrderedDict[int, npt.NDArray[np.int8]]:
+        """Table ``table``'s ``legal_actions`` as the drop-in's state gives them (id ->
+        features, in its order)."""
+        with self._lock:
+            self._check_dealt()
+            core = self._core.core(check_integer(table, "table", 0, self.n - 1))
+            legal: OrderedDict[int, npt.NDArray[np.int8]] = OrderedDict()
+            for rlcard_id in core.legal_ids():
+                feature = _FEATURES[rlcard_id]
+                legal[rlcard_id] = _feature(rlcard_id) if feature is None else feature
+            return legal
 
 
 # Each action id's card features, made once a process and shared by every state (read-only,

@@ -9,7 +9,10 @@ dict saved by either side loads into the other's model unchanged.
 Every legal action of a decision shares the decision's ``z``: DouZero repeats it per row
 (``z_batch``) and runs the LSTM once per row. :meth:`DeepMonteCarloNet.grouped_values` runs it
 once per decision and repeats its output instead, which gives the same values (the LSTM is a
-function of ``z`` alone) for a fraction of the work.
+function of ``z`` alone) for a fraction of the work. :meth:`DeepMonteCarloNet.compact_values`
+goes one step further for ``ddz.compat.douzero.VectorEnv.observe_compact``'s form: a row is
+the decision's state and the action's 54 columns, and the first dense layer's share of the
+state is also computed once per decision.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ HISTORY_WIDTH = 162
 
 _LSTM_WIDTH = 128
 _HIDDEN_WIDTH = 512
+_ACTION_WIDTH = 54  # the last columns of a row of x: the action's cards
 
 
 class DeepMonteCarloNet(nn.Module):
@@ -72,6 +76,48 @@ class DeepMonteCarloNet(nn.Module):
         once per decision. Equal to ``forward(z[row_decision], x)``.
         """
         return self.head(self.history(z).index_select(0, row_decision), x)
+
+    def compact_values(
+        self,
+        z: torch.Tensor,
+        x_state: torch.Tensor,
+        action_rows: torch.Tensor,
+        row_decision: torch.Tensor,
+    ) -> torch.Tensor:
+        """Values of the rows of the compact form, where row ``r`` is the action
+        ``action_rows[r]`` (54 values) of decision ``row_decision[r]``.
+
+        ``z`` (``(decisions, 5, 162)``) and ``x_state`` (``(decisions, x_width - 54)``: the
+        decision's ``x_no_action``) hold one entry per decision; ``x`` of row ``r`` would
+        be ``cat(x_state[row_decision[r]], action_rows[r])``. The first layer is linear in
+        its input, so it splits into the history's, the state's and the action's columns:
+        the LSTM and the state's share run once per decision, only the action's per row.
+        Equal to ``forward(z[row_decision], cat(x_state[row_decision], action_rows))`` to
+        float rounding. Integer inputs (the form's int8 arrays, as tensors) are taken as
+        they are and converted to the weights' type.
+        """
+        if x_state.shape[-1] + _ACTION_WIDTH != self.x_width or action_rows.shape[-1] != (
+            _ACTION_WIDTH
+        ):
+            raise ValueError(
+                f"this model takes {self.x_width - _ACTION_WIDTH} state and {_ACTION_WIDTH} "
+                f"action columns, not {x_state.shape[-1]} and {action_rows.shape[-1]}"
+            )
+        weight = self.dense1.weight
+        state_end = _LSTM_WIDTH + x_state.shape[1]
+        per_decision = torch.addmm(
+            self.dense1.bias,
+            torch.cat([self.history(z.to(weight.dtype)), x_state.to(weight.dtype)], dim=-1),
+            weight[:, :state_end].t(),
+        )
+        h = per_decision.index_select(0, row_decision) + action_rows.to(weight.dtype).matmul(
+            weight[:, state_end:].t()
+        )
+        h = torch.relu(h)
+        for layer in (self.dense2, self.dense3, self.dense4, self.dense5):
+            h = torch.relu(layer(h))
+        values: torch.Tensor = self.dense6(h)
+        return values
 
 
 def new_models(device: str | torch.device = "cpu") -> dict[str, DeepMonteCarloNet]:
