@@ -127,7 +127,9 @@ def test_flush_writes_slots_in_order_and_get_batch_stacks_them() -> None:
     actor = LockstepActor(4, new_models(), unroll_length=5, seed=5)
     while min(actor.finished[p].size for p in POSITIONS) < 10:
         actor.step()
-    first = {p: {k: a[:10].copy() for k, a in actor.finished[p].arrays().items()} for p in POSITIONS}
+    first = {
+        p: {k: a[:10].copy() for k, a in actor.finished[p].arrays().items()} for p in POSITIONS
+    }
     buffers = create_buffers(4, 5)
     free = {p: queue.SimpleQueue() for p in POSITIONS}
     full = {p: queue.SimpleQueue() for p in POSITIONS}

@@ -151,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
     busy = sum(result.phase_seconds.values())
     if busy > 0:
         shares = ", ".join(
-            f"{phase} {100 * seconds / busy:.0f}%" for phase, seconds in result.phase_seconds.items()
+            f"{phase} {100 * seconds / busy:.0f}%"
+            for phase, seconds in result.phase_seconds.items()
         )
         print(f"actors: {result.decisions:,} decisions, {result.episodes:,} games; time: {shares}")
     if not flags.disable_checkpoint:

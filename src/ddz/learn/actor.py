@@ -47,7 +47,9 @@ their targets and join the position's queue) and ``buffers`` (waiting for a free
 writing full slots to shared memory)."""
 
 
-def best_rows(values: npt.NDArray[np.float32], offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def best_rows(
+    values: npt.NDArray[np.float32], offsets: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
     """The first row of greatest value in each segment ``offsets[j]:offsets[j + 1]``
     (every segment non-empty), as DouZero's ``argmax`` over one decision's rows."""
     values = np.nan_to_num(values, nan=-np.inf)  # a diverged model still picks an action
@@ -123,8 +125,12 @@ class LockstepActor:
         self._x_no_action = {
             p: np.zeros((n, MAX_DECISIONS, widths[p]), dtype=np.int8) for p in POSITIONS
         }
-        self._action = {p: np.zeros((n, MAX_DECISIONS, ACTION_WIDTH), dtype=np.int8) for p in POSITIONS}
-        self._z = {p: np.zeros((n, MAX_DECISIONS, 5, HISTORY_WIDTH), dtype=np.int8) for p in POSITIONS}
+        self._action = {
+            p: np.zeros((n, MAX_DECISIONS, ACTION_WIDTH), dtype=np.int8) for p in POSITIONS
+        }
+        self._z = {
+            p: np.zeros((n, MAX_DECISIONS, 5, HISTORY_WIDTH), dtype=np.int8) for p in POSITIONS
+        }
         # room for a slot's worth short of full plus every table finishing at once
         capacity = unroll_length + n * MAX_DECISIONS
         self.finished = {p: _Finished(widths[p], capacity) for p in POSITIONS}
@@ -138,7 +144,7 @@ class LockstepActor:
         obs = self.env.observe(z_batch=False)
         t1 = clock()
         actions = np.empty(self.env.n, dtype=np.int64)
-        chosen_rows = []
+        chosen_rows: list[npt.NDArray[np.int64] | None] = []
         for group in obs.groups:
             if group.tables.size == 0:
                 chosen_rows.append(None)
@@ -159,8 +165,8 @@ class LockstepActor:
             actions[group.tables] = rows - group.offsets[:-1]
             chosen_rows.append(rows)
         t2 = clock()
-        for group, rows in zip(obs.groups, chosen_rows, strict=True):
-            if rows is None:
+        for group, chosen in zip(obs.groups, chosen_rows, strict=True):
+            if chosen is None:
                 continue
             p = group.position
             tables = group.tables
@@ -169,7 +175,7 @@ class LockstepActor:
             if at.max() >= MAX_DECISIONS:  # cannot happen in a legal game (see MAX_DECISIONS)
                 raise RuntimeError(f"a game gave {p} more than {MAX_DECISIONS} decisions")
             self._x_no_action[p][tables, at] = group.x_no_action
-            self._action[p][tables, at] = group.x_batch[rows, -ACTION_WIDTH:]
+            self._action[p][tables, at] = group.x_batch[chosen, -ACTION_WIDTH:]
             self._z[p][tables, at] = group.z
             count[tables] = at + 1
         t3 = clock()

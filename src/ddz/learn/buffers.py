@@ -58,7 +58,7 @@ def create_buffers(num_buffers: int, unroll_length: int) -> Buffers:
     buffers: Buffers = {}
     for position in POSITIONS:
         buffers[position] = {
-            key: torch.zeros((num_buffers, *shape), dtype=dtype).share_memory_()
+            key: torch.zeros((num_buffers, *shape), dtype=dtype).share_memory_()  # type: ignore[no-untyped-call]
             for key, (shape, dtype) in _specs(position, unroll_length).items()
         }
     return buffers

@@ -57,8 +57,7 @@ class TrainFlags:
         if self.num_buffers < self.batch_size:
             # a batch waits for batch_size full slots: fewer slots than that never fill one
             raise ValueError(
-                f"num_buffers ({self.num_buffers}) must be at least batch_size "
-                f"({self.batch_size})"
+                f"num_buffers ({self.num_buffers}) must be at least batch_size ({self.batch_size})"
             )
         if not 0.0 <= self.exp_epsilon <= 1.0:
             raise ValueError(f"exp_epsilon must be 0 to 1, not {self.exp_epsilon}")

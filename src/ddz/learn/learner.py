@@ -86,7 +86,7 @@ class Learner:
             loss = compute_loss(model(z, x), target)
             optimizer = self.optimizers[position]
             optimizer.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             nn.utils.clip_grad_norm_(model.parameters(), self.flags.max_grad_norm)
             optimizer.step()
             if self.actor_models is not None:

@@ -144,7 +144,7 @@ def train(flags: TrainFlags, out: TextIO | None = None) -> TrainResult:
         for m in range(flags.num_buffers):
             free_queue[p].put(m)
     counters = torch.zeros((flags.num_actors, 2 + len(PHASES)), dtype=torch.float64)
-    counters.share_memory_()
+    counters.share_memory_()  # type: ignore[no-untyped-call]
     stop = ctx.Event()
 
     actors = [
@@ -259,4 +259,3 @@ def _stop(
             full_queue[p].put(None)
     for thread in threads:
         thread.join(timeout=10.0)
-
