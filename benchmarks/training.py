@@ -4,8 +4,11 @@
 ``trainers``  both trainers as their users run them, one subprocess at a time, round-robin
               (``--rounds`` rounds, the order alternated each round): CPU actors
               (``--num-actors``, default 2), the learner on the CPU, DouZero's defaults
-              otherwise (T 100, batch 32, 4 learner threads a position, the same
-              networks), no checkpoints. Each run lasts ``--seconds``; the script stamps
+              otherwise (4 learner threads a position, the same networks), T and B
+              from ``--unroll-length`` and ``--batch-size`` (DouZero's 100 and 32 by
+              default; a learner step adds T * B frames, so a smaller B shows the rate
+              of a slow run in finer steps), no checkpoints, ``OMP_NUM_THREADS=1`` for
+              both. Each run lasts ``--seconds``; the script stamps
               each progress line (both print one every 5 s) as it reads it and takes
               frames/s between the first line with frames and the last line; then the run
               is interrupted (SIGINT to its process group, as Ctrl-C). ddz's run prints
@@ -46,7 +49,7 @@ train(flags)
 """
 
 
-def _douzero_command(savedir: str, actors: int) -> list[str]:
+def _douzero_command(savedir: str, actors: int, t: int, b: int) -> list[str]:
     return [
         sys.executable,
         "-c",
@@ -61,10 +64,14 @@ def _douzero_command(savedir: str, actors: int) -> list[str]:
         "--xpid",
         "bench",
         "--disable_checkpoint",
+        "--unroll_length",
+        str(t),
+        "--batch_size",
+        str(b),
     ]
 
 
-def _ddz_command(savedir: str, actors: int, tables: int) -> list[str]:
+def _ddz_command(savedir: str, actors: int, tables: int, t: int, b: int) -> list[str]:
     return [
         sys.executable,
         "-m",
@@ -79,6 +86,10 @@ def _ddz_command(savedir: str, actors: int, tables: int) -> list[str]:
         "--xpid",
         "bench",
         "--disable-checkpoint",
+        "--unroll-length",
+        str(t),
+        "--batch-size",
+        str(b),
     ]
 
 
@@ -90,7 +101,10 @@ FRAMES = {
 
 def run_trainer(name: str, command: list[str], seconds: float) -> dict[str, Any]:
     """Run one trainer for ``seconds``, interrupt it; frames/s between its progress lines."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # one torch thread a process, for both: with torch's default threads the actors and the
+    # learner threads oversubscribe the cores (docs/performance.md measured DouZero's trainer
+    # that way too)
+    env = dict(os.environ, PYTHONUNBUFFERED="1", OMP_NUM_THREADS="1")
     process = subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
@@ -196,8 +210,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", nargs="+", choices=("trainers", "actors"), default=None)
     parser.add_argument("--rounds", type=int, default=3, help="runs of each trainer (3)")
-    parser.add_argument("--seconds", type=float, default=90.0, help="each run's length (90)")
+    parser.add_argument("--seconds", type=float, default=150.0, help="each run's length (150)")
     parser.add_argument("--num-actors", type=int, default=2, help="actor processes (2)")
+    parser.add_argument("--unroll-length", dest="t", type=int, default=100, help="T (100)")
+    parser.add_argument("--batch-size", dest="b", type=int, default=32, help="B (32)")
     parser.add_argument("--tables", type=int, default=64, help="ddz's tables an actor (64)")
     parser.add_argument("--repeats", type=int, default=5, help="actor samples (5)")
     parser.add_argument("--decisions", type=int, default=640, help="decisions a sample (640)")
@@ -212,16 +228,17 @@ def main() -> int:
             f"one actor, decisions per CPU second (median of {args.repeats}): "
             f"DouZero {result['douzero_decisions_per_cpu_s']:,.0f}, "
             f"ddz lockstep x{args.tables} {result['ddz_decisions_per_cpu_s']:,.0f}, "
-            f"ratio {result['ratio']:.2f}"
+            f"ratio {result['ratio']:.2f}",
+            flush=True,
         )
         shares = ", ".join(f"{p} {100 * s:.1f}%" for p, s in result["ddz_phase_shares"].items())
-        print(f"  ddz actor's time: {shares}")
+        print(f"  ddz actor's time: {shares}", flush=True)
     if "trainers" in only:
         runs: dict[str, list[dict[str, Any]]] = {"douzero": [], "ddz": []}
         with tempfile.TemporaryDirectory() as savedir:
             commands = {
-                "douzero": _douzero_command(savedir, args.num_actors),
-                "ddz": _ddz_command(savedir, args.num_actors, args.tables),
+                "douzero": _douzero_command(savedir, args.num_actors, args.t, args.b),
+                "ddz": _ddz_command(savedir, args.num_actors, args.tables, args.t, args.b),
             }
             for k in range(args.rounds):
                 order = ["douzero", "ddz"] if k % 2 == 0 else ["ddz", "douzero"]
