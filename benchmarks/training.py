@@ -130,7 +130,7 @@ def run_trainer(name: str, command: list[str], seconds: float) -> dict[str, Any]
     time.sleep(seconds)
     os.killpg(process.pid, signal.SIGINT)
     try:
-        process.wait(timeout=20)
+        process.wait(timeout=60)
     except subprocess.TimeoutExpired:  # DouZero's learner threads never end on Ctrl-C
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()

@@ -5,8 +5,11 @@ through ``python -m ddz train`` and its resumption."""
 from __future__ import annotations
 
 import importlib.util
-import io
+import os
 import queue
+import re
+import signal
+import subprocess
 import sys
 import threading
 import types
@@ -26,7 +29,7 @@ from ddz.learn.buffers import KEYS, create_buffers, get_batch  # noqa: E402
 from ddz.learn.flags import TrainFlags  # noqa: E402
 from ddz.learn.learner import Learner  # noqa: E402
 from ddz.learn.models import POSITIONS, new_models  # noqa: E402
-from ddz.learn.train import checkpoint_path, load_checkpoint, train  # noqa: E402
+from ddz.learn.train import load_checkpoint  # noqa: E402
 
 # douzero.dmc's __init__ imports its trainer, which needs GitPython; the models file needs
 # torch and numpy only, so it is loaded on its own (and stands in for douzero.dmc.models)
@@ -234,12 +237,11 @@ def test_train_saves_douzero_checkpoints_and_resumes(
 ) -> None:
     """``python -m ddz train`` with one actor process: model.tar and the .ckpt files are
     written in DouZero's forms, DouZero's evaluation agent plays from a .ckpt, and a run
-    with --load-model continues the frame count."""
+    with --load-model continues the frame count until Ctrl-C, which saves and stops it."""
     arguments = ["train", "--savedir", str(tmp_path), "--xpid", "run", "--num-actors", "1"]
     arguments += ["--tables-per-actor", "8", "--unroll-length", "5", "--batch-size", "2"]
     arguments += ["--num-buffers", "4", "--num-threads", "1", "--log-interval", "0.5"]
-    arguments += ["--seed", "7"]
-    assert main([*arguments, "--total-frames", "100"]) == 0
+    assert main([*arguments, "--total-frames", "100", "--seed", "7"]) == 0
     out = capsys.readouterr().out
     assert "done: " in out and "frames/s" in out and "actors: " in out
     saved = torch.load(tmp_path / "run" / "model.tar", weights_only=True)
@@ -270,18 +272,29 @@ def test_train_saves_douzero_checkpoints_and_resumes(
     assert env.infoset is not None
     assert agent.act(env.infoset) in env.infoset.legal_actions
 
-    flags = TrainFlags(
-        savedir=str(tmp_path),
-        xpid="run",
-        num_actors=1,
-        tables_per_actor=8,
-        load_model=True,
-        total_frames=frames + 50,
-        log_interval=0.5,
-        seed=8,
-        **SMALL,
+    # resumed in a process of its own, then stopped as Ctrl-C stops it
+    command = [sys.executable, "-m", "ddz", *arguments, "--load-model", "--seed", "8"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path
     )
-    result = train(flags, out=io.StringIO())
-    assert result.start_frames == frames
-    assert result.frames >= frames + 50
-    assert torch.load(checkpoint_path(flags), weights_only=True)["frames"] == result.frames
+    assert process.stdout is not None
+    lines = []
+    try:
+        for line in process.stdout:
+            lines.append(line)
+            match = re.search(r"\] frames ([\d,]+) ", line)
+            if match and int(match.group(1).replace(",", "")) > frames:
+                os.killpg(process.pid, signal.SIGINT)
+                break
+        rest, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    out = "".join(lines) + rest
+    assert process.returncode == 130, out
+    assert f"resuming {tmp_path / 'run' / 'model.tar'} at {frames:,} frames" in out
+    assert "interrupted: " in out
+    resumed = torch.load(tmp_path / "run" / "model.tar", weights_only=True)["frames"]
+    assert resumed > frames
+    for p in POSITIONS:
+        assert (tmp_path / "run" / f"{p}_weights_{resumed}.ckpt").is_file()

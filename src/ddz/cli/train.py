@@ -109,6 +109,12 @@ def add_arguments(
         default=None,
         help="deals and exploration from this seed (actor i: seed + i); default: fresh",
     )
+    add(
+        "--ray",
+        metavar="ADDRESS",
+        default=None,
+        help="run the actors on a Ray cluster: auto, local, or ray://HOST:10001 (needs ray)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
         epsilon=args.epsilon,
         log_interval=args.log_interval,
         seed=args.seed,
+        ray=args.ray,
     )
     result = train(flags)
     rate = result.frames_this_run / result.seconds if result.seconds > 0 else 0.0

@@ -45,6 +45,9 @@ class TrainFlags:
     """Seconds between progress lines (DouZero's trainer: 5)."""
     seed: int | None = None
     """Deals and exploration from this seed (actor ``i`` uses ``seed + i``); None: fresh."""
+    ray: str | None = None
+    """The address of a Ray cluster to run the actors on (``auto``, ``local``,
+    ``ray://host:10001``); None: local actor processes."""
 
     def __post_init__(self) -> None:
         if self.objective not in OBJECTIVES:

@@ -2,11 +2,12 @@
 
 :func:`train` starts ``num_actors`` actor processes (``torch.multiprocessing``, spawned)
 that play into shared-memory buffers (:mod:`ddz.learn.buffers`) through free and full
-queues, and ``num_threads`` learner threads a position in this process, each taking a
-batch of its position and stepping its model (:mod:`ddz.learn.learner`). Frames are
-counted as DouZero counts them: ``T * B`` a learner step, so frames per second are decisions
-learned from per second. Checkpoints are DouZero's: ``SAVEDIR/XPID/model.tar`` (models,
-optimizers, statistics, flags, frames; resumes in either trainer) and
+queues (or, with ``ray``, actors on a Ray cluster: :mod:`ddz.learn.remote`), and
+``num_threads`` learner threads a position in this process, each taking a batch of its
+position and stepping its model (:mod:`ddz.learn.learner`). Frames are counted as DouZero
+counts them: ``T * B`` a learner step, so frames per second are decisions learned from per
+second. Checkpoints are DouZero's: ``SAVEDIR/XPID/model.tar`` (models, optimizers,
+statistics, flags, frames; resumes in either trainer) and
 ``SAVEDIR/XPID/{position}_weights_{frames}.ckpt`` (a model's state dict, as DouZero's
 evaluation loads it).
 """
@@ -14,6 +15,7 @@ evaluation loads it).
 from __future__ import annotations
 
 import os
+import queue
 import sys
 import threading
 import time
@@ -29,6 +31,7 @@ from ddz.learn.buffers import create_buffers, get_batch
 from ddz.learn.flags import TrainFlags
 from ddz.learn.learner import STAT_KEYS, Learner
 from ddz.learn.models import POSITIONS, new_models
+from ddz.learn.remote import feed
 
 __all__ = ["TrainResult", "checkpoint_path", "load_checkpoint", "save_checkpoint", "train"]
 
@@ -126,7 +129,8 @@ def train(flags: TrainFlags, out: TextIO | None = None) -> TrainResult:
     for model in actor_models.values():
         model.share_memory()
         model.eval()
-    learner = Learner(flags, new_models(device), actor_models)
+    # Ray actors get the weights with their calls; local ones share these models' memory
+    learner = Learner(flags, new_models(device), actor_models if flags.ray is None else None)
     frames, position_frames = 0, dict.fromkeys(POSITIONS, 0)
     path = checkpoint_path(flags)
     if flags.load_model and path.exists():
@@ -137,24 +141,51 @@ def train(flags: TrainFlags, out: TextIO | None = None) -> TrainResult:
         actor_models[p].load_state_dict(learner.models[p].state_dict())
 
     buffers = create_buffers(flags.num_buffers, t)
-    ctx = mp.get_context("spawn")
-    free_queue = {p: ctx.SimpleQueue() for p in POSITIONS}
-    full_queue = {p: ctx.SimpleQueue() for p in POSITIONS}
+    counters = torch.zeros((flags.num_actors, 2 + len(PHASES)), dtype=torch.float64)
+    counters.share_memory_()  # type: ignore[no-untyped-call]
+    if flags.ray is None:
+        ctx = mp.get_context("spawn")
+        free_queue: dict[str, Any] = {p: ctx.SimpleQueue() for p in POSITIONS}
+        full_queue: dict[str, Any] = {p: ctx.SimpleQueue() for p in POSITIONS}
+        stop: Any = ctx.Event()
+    else:
+        # the feeder thread fills the slots: queues and an event between threads
+        free_queue = {p: queue.SimpleQueue() for p in POSITIONS}
+        full_queue = {p: queue.SimpleQueue() for p in POSITIONS}
+        stop = threading.Event()
     for p in POSITIONS:
         for m in range(flags.num_buffers):
             free_queue[p].put(m)
-    counters = torch.zeros((flags.num_actors, 2 + len(PHASES)), dtype=torch.float64)
-    counters.share_memory_()  # type: ignore[no-untyped-call]
-    stop = ctx.Event()
+    actors: list[Any] = []
+    ray_started = False
+    if flags.ray is None:
+        actors = [
+            ctx.Process(
+                target=act,
+                args=(i, free_queue, full_queue, actor_models, buffers, flags, counters, stop),
+                daemon=True,
+            )
+            for i in range(flags.num_actors)
+        ]
+    else:
+        ray_started = _start_ray(flags.ray)
 
-    actors = [
-        ctx.Process(
-            target=act,
-            args=(i, free_queue, full_queue, actor_models, buffers, flags, counters, stop),
-            daemon=True,
-        )
-        for i in range(flags.num_actors)
-    ]
+        def weights() -> dict[str, dict[str, torch.Tensor]]:
+            current = {}
+            for p in POSITIONS:
+                with learner.locks[p]:
+                    state = learner.models[p].state_dict()
+                    current[p] = {k: v.detach().to("cpu", copy=True) for k, v in state.items()}
+            return current
+
+        actors = [
+            threading.Thread(
+                target=feed,
+                args=(flags, weights, free_queue, full_queue, buffers, counters, stop),
+                name="ray-feeder",
+                daemon=True,
+            )
+        ]
     for actor in actors:
         actor.start()
 
@@ -205,7 +236,7 @@ def train(flags: TrainFlags, out: TextIO | None = None) -> TrainResult:
             time.sleep(min(flags.log_interval, 0.05))
             now = time.perf_counter()
             if not any(a.is_alive() for a in actors):
-                raise RuntimeError("every actor process has stopped")
+                raise RuntimeError("every actor has stopped (see the errors above)")
             if now - last_save >= flags.save_interval * 60:
                 checkpoint()
                 last_save = now
@@ -220,6 +251,10 @@ def train(flags: TrainFlags, out: TextIO | None = None) -> TrainResult:
         seconds = time.perf_counter() - start
         stop.set()
         _stop(actors, free_queue, full_queue, threads, flags)
+        if ray_started:
+            import ray  # type: ignore[import-not-found, unused-ignore]
+
+            ray.shutdown()
     checkpoint()
     totals = counters.numpy().sum(axis=0)
     return TrainResult(
@@ -233,6 +268,19 @@ def train(flags: TrainFlags, out: TextIO | None = None) -> TrainResult:
         phase_seconds={phase: float(totals[2 + k]) for k, phase in enumerate(PHASES)},
         interrupted=interrupted,
     )
+
+
+def _start_ray(address: str) -> bool:
+    """Connect to the Ray cluster at ``address`` unless this process already is; True when
+    this call did (and the trainer shuts Ray down at the end)."""
+    try:
+        import ray  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        raise ValueError("--ray needs Ray: pip install ray (the distributed extra)") from None
+    if ray.is_initialized():
+        return False
+    ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    return True
 
 
 def _stop(
@@ -251,8 +299,8 @@ def _stop(
     for actor in actors:
         actor.join(timeout=max(0.0, deadline - time.monotonic()))
     for actor in actors:
-        if actor.is_alive():  # stuck past the deadline: the process goes, its data with it
-            actor.terminate()
+        if actor.is_alive() and hasattr(actor, "terminate"):
+            actor.terminate()  # stuck past the deadline: the process goes, its data with it
             actor.join()
     for p in POSITIONS:
         for _ in range(flags.num_threads * flags.batch_size):
