@@ -5,6 +5,7 @@ through ``python -m ddz train`` and its resumption."""
 from __future__ import annotations
 
 import importlib.util
+import io
 import os
 import queue
 import re
@@ -29,7 +30,8 @@ from ddz.learn.buffers import KEYS, create_buffers, get_batch  # noqa: E402
 from ddz.learn.flags import TrainFlags  # noqa: E402
 from ddz.learn.learner import Learner  # noqa: E402
 from ddz.learn.models import POSITIONS, new_models  # noqa: E402
-from ddz.learn.train import load_checkpoint  # noqa: E402
+from ddz.learn.remote import RemoteActor  # noqa: E402
+from ddz.learn.train import load_checkpoint, train  # noqa: E402
 
 # douzero.dmc's __init__ imports its trainer, which needs GitPython; the models file needs
 # torch and numpy only, so it is loaded on its own (and stands in for douzero.dmc.models)
@@ -298,3 +300,42 @@ def test_train_saves_douzero_checkpoints_and_resumes(
     assert resumed > frames
     for p in POSITIONS:
         assert (tmp_path / "run" / f"{p}_weights_{resumed}.ckpt").is_file()
+
+
+def test_remote_actor_returns_full_slots_of_douzero_keys() -> None:
+    flags = TrainFlags(tables_per_actor=4, seed=3, **SMALL)
+    remote = RemoteActor(flags, 0)
+    weights = {p: new_models()[p].state_dict() for p in POSITIONS}
+    slots, counters = remote.play(weights)
+    assert any(slots[p] for p in POSITIONS)
+    for p in POSITIONS:
+        assert all(remote.models[p].state_dict()[k].equal(v) for k, v in weights[p].items())
+        assert remote.actor.finished[p].size < 5  # every full slot was returned
+        for slot in slots[p]:
+            assert set(slot) == set(KEYS) and all(len(a) == 5 for a in slot.values())
+    assert counters[0] == remote.actor.decisions > 0
+
+
+def test_train_on_a_local_ray_cluster(tmp_path: Path) -> None:
+    ray = pytest.importorskip("ray")
+    if ray.is_initialized():
+        pytest.skip("Ray is already initialized in this process")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        flags = TrainFlags(
+            savedir=str(tmp_path),
+            xpid="ray",
+            num_actors=1,
+            tables_per_actor=8,
+            total_frames=60,
+            log_interval=0.5,
+            seed=5,
+            ray="local",
+            **SMALL,
+        )
+        result = train(flags, out=io.StringIO())
+    finally:
+        ray.shutdown()
+    assert result.frames >= 60 and result.decisions > 0
+    saved = torch.load(tmp_path / "ray" / "model.tar", weights_only=True)
+    assert saved["frames"] == result.frames and saved["flags"]["ray"] == "local"

@@ -102,7 +102,7 @@ def feed(
             for ref in ready:
                 k = pending.pop(ref)
                 slots, count = ray.get(ref)
-                counters[k] = torch.from_numpy(count)
+                counters.numpy()[k] = count
                 for p in POSITIONS:
                     for slot in slots[p]:
                         index = free_queue[p].get()
