@@ -6,7 +6,7 @@ least one slot (``T`` finished decisions) of some position and returns its full 
 feeder thread in the trainer's process (:func:`feed`) keeps one such call in flight per
 actor, writes the slots it gets into the local buffers through the same free and full
 queues the local actors use, and sends the learner's latest weights with the next call (at
-most once a second an actor: a state dict is about 10 MB). The learner and its threads are
+most once a second an actor: the three state dicts are about 18 MB). The learner and its threads are
 unchanged. Every machine of the cluster needs ddz with its ``learn`` extra installed.
 """
 
