@@ -270,6 +270,15 @@ def test_train_saves_douzero_checkpoints_and_resumes(
     for p in POSITIONS:
         assert (tmp_path / "run" / f"{p}_weights_{frames}.ckpt").is_file()
 
+    # and it resumes in DouZero's trainer as that trainer loads it: its models, its optimizers
+    theirs_model = douzero_models.Model(device="cpu")
+    for p in POSITIONS:
+        theirs_model.get_model(p).load_state_dict(saved["model_state_dict"][p])
+        optimizer = torch.optim.RMSprop(
+            theirs_model.parameters(p), lr=0.0001, momentum=0, eps=1e-5, alpha=0.99
+        )
+        optimizer.load_state_dict(saved["optimizer_state_dict"][p])
+
     _douzero_dmc(monkeypatch)
     from douzero.evaluation.deep_agent import DeepAgent
 

@@ -61,9 +61,10 @@ def add_arguments(
     add("--num-actors", type=integer(1, 1024), default=5, help="actor processes (default 5)")
     add(
         "--tables-per-actor",
-        type=integer(1, 1 << 16),
+        type=integer(1, 4096),
         default=64,
-        help="games each actor steps in lockstep, one forward pass a position a step (64)",
+        help="games each actor steps in lockstep, one forward pass a position a step, at "
+        "most 4096 (each holds about 250 KB of staged decisions; default 64)",
     )
     add(
         "--total-frames",

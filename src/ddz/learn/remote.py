@@ -90,8 +90,9 @@ def feed(
     ``weights()`` gives the learner's current weights (on the CPU)."""
     import ray  # type: ignore[import-not-found, unused-ignore]
 
-    remote = ray.remote(num_cpus=1)(RemoteActor)
-    actors = [remote.remote(flags, i) for i in range(flags.num_actors)]
+    # Any: Ray's stubs, where installed, do not type a class turned into an actor
+    remote: Any = ray.remote(num_cpus=1)(RemoteActor)
+    actors: list[Any] = [remote.remote(flags, i) for i in range(flags.num_actors)]
     sent = [time.monotonic()] * len(actors)
     reference = ray.put(weights())
     pending = {actor.play.remote(reference): k for k, actor in enumerate(actors)}
