@@ -353,3 +353,24 @@ def test_train_on_a_local_ray_cluster(tmp_path: Path) -> None:
     assert result.frames >= 60 and result.decisions > 0
     saved = torch.load(tmp_path / "ray" / "model.tar", weights_only=True)
     assert saved["frames"] == result.frames and saved["flags"]["ray"] == "local"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--num-actors", "0"],
+        ["--tables-per-actor", "5000"],
+        ["--device", "gpu"],
+        ["--exp-epsilon", "2"],
+        ["--objective", "score"],
+        ["--save-interval", "nan"],
+    ],
+)
+def test_train_refuses_bad_arguments_in_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["train", *argv])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and argv[0] in err
