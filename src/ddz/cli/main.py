@@ -22,6 +22,9 @@
 ``review RECORD [--score] [--json] [--node-limit N] [--time-limit S]``
     a played game judged move by move with every hand open: blunders and the best moves
     (``ddz.cli.review``).
+``train [--xpid NAME] [--num-actors N] [--tables-per-actor N] [--total-frames N] ...``
+    DouZero's Deep Monte-Carlo training on the DouZero drop-in, with DouZero's flags and
+    checkpoints (``ddz.cli.train``; needs PyTorch).
 ``serve [--port 8000] [--host 127.0.0.1]``
     a local web page to play any game against agents and to replay records (``ddz.web``).
 
@@ -49,6 +52,7 @@ from ddz.base.clikit import SEED, Parser, integer, run
 from ddz.base.errors import MAX_RECORD
 from ddz.cli import review as review_cli
 from ddz.cli import solve as solver_cli
+from ddz.cli import train as train_cli
 from ddz.cli.prompt import ask_move
 from ddz.doudizhu import batch
 from ddz.doudizhu.render import grouped as _grouped
@@ -597,6 +601,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     review_cli.add_arguments(review, integer)
     review.set_defaults(run=review_cli.run)
+    train = commands.add_parser(
+        "train",
+        help="train DouZero's networks by Deep Monte-Carlo on the DouZero drop-in (needs torch)",
+        epilog=train_cli.EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    train_cli.add_arguments(train, integer)
+    train.set_defaults(run=train_cli.run)
     serve = commands.add_parser("serve", help="play and replay games in a browser (local page)")
     serve.add_argument("--port", type=int, default=8000, help="default 8000; 0: any free port")
     serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine)")

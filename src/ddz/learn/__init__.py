@@ -1,4 +1,8 @@
-"""Learning on the DouZero drop-in: DouZero's networks, its checkpoints, agents from them.
+"""Learning on the DouZero drop-in: DouZero's networks (:mod:`~ddz.learn.models`), its
+Deep Monte-Carlo trainer with lockstep actors (:mod:`~ddz.learn.train`, ``python -m ddz
+train``; :mod:`~ddz.learn.flags`, :mod:`~ddz.learn.buffers`, :mod:`~ddz.learn.actor`,
+:mod:`~ddz.learn.learner`, :mod:`~ddz.learn.remote` for Ray), its checkpoints, agents from
+them.
 
 Needs PyTorch (``pip install "ddz[learn]"``); the rest of ddz never imports this package.
 """
