@@ -7,9 +7,10 @@
 ``bench [--positions N] [--games N]``
     how fast this machine generates moves, through each entry point, and plays random
     games through the Python loop.
-``simulate [--games N] [--agents random,greedy] [--seed S] [--rules NAME]``
+``simulate [--games N] [--agents random,greedy] [--seed S] [--rules NAME] [--tables N]``
     an arena: the agents play the same deals from every seat; WP and ADP per agent (agents:
-    random, greedy, and the search agents pimc and solver, ``ddz.play.search_agents``).
+    random, greedy, the search agents pimc and solver, ``ddz.play.search_agents``, and
+    ``douzero:PATH``, DouZero's checkpoints, ``ddz.learn.agent``).
 ``play [--seat 0] [--agents greedy,greedy] [--seed S] [--rules NAME]``
     play a game in the terminal against agents.
 ``perft [--seed S] [--first-player P] [--actions A,B] [--record FILE] --depth D [--divide]``

@@ -591,7 +591,7 @@ def seat_observation(observation: Observation) -> dict[str, Any]:
     for record in observation.history:
         if record.phase == "play":
             movers.append(record.player)
-            masks.append(record.action.code)  # type: ignore[union-attr]
+            masks.append(record.action.code)
     moves = _digits(np.array(masks, dtype=np.uint64) & np.uint64(CARDS_MASK))
     played = np.zeros((3, 17), dtype=np.int64)
     np.add.at(played, np.array(movers, dtype=np.int64), moves)
