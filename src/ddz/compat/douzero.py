@@ -538,13 +538,8 @@ class VectorEnv:
 # that fits their counts and the moves are replayed from there.
 
 _SINGLE_READING = DOUZERO.replace(multiple_readings=False)
-_SHIFTS = np.arange(0, 3 * 17, 3, dtype=np.uint64)  # 15 ranks, then Skip and Reverse
-_MASK_WEIGHTS = np.array([1 << int(shift) for shift in _SHIFTS], dtype=object)
-
-
-def _digits(masks: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
-    """The count of each rank (17 columns) of card masks."""
-    return ((masks[:, None] >> _SHIFTS) & np.uint64(7)).astype(np.int64)
+_SHIFTS = np.arange(0, 3 * 15, 3, dtype=np.uint64)  # the rank digits of a card mask
+_ACTION_CARDS_SHIFT = 3 * 15  # Skip and Reverse come after the 15 ranks
 
 
 def _seat_positions(observation: Observation) -> list[int]:
@@ -584,45 +579,53 @@ def seat_observation(observation: Observation) -> dict[str, Any]:
     if observation.direction != 1:
         raise ValueError("DouZero's play runs one way (direction 1)")
     positions = _seat_positions(observation)
-    # card sets as octal digits, one per rank (Cards.mask, docs/layout.md), split in numpy
-    hand = _digits(np.array([observation.hand.mask], dtype=np.uint64))[0]
-    movers = []
-    masks = []
+    player = observation.player
+    # card sets as octal digits, one per rank (Cards.mask, docs/layout.md): a seat's played
+    # cards are the sum of its moves' digits (a rank's count never carries past 4)
+    played = [0, 0, 0]
+    codes = []
     for record in observation.history:
         if record.phase == "play":
-            movers.append(record.player)
-            masks.append(record.action.code)
-    moves = _digits(np.array(masks, dtype=np.uint64) & np.uint64(CARDS_MASK))
-    played = np.zeros((3, 17), dtype=np.int64)
-    np.add.at(played, np.array(movers, dtype=np.int64), moves)
-    if hand[15:].any() or played[:, 15:].any():
+            code = record.action.code & CARDS_MASK
+            played[record.player] += code
+            codes.append(code)
+    if played != [cards.mask for cards in observation.played]:
+        raise ValueError(
+            "DouZero's features need the moves played: give the observation with its "
+            "history (game.observation(seat), not history=False)"
+        )
+    hand = observation.hand.mask
+    if (hand | played[0] | played[1] | played[2]) >> _ACTION_CARDS_SHIFT:
         raise ValueError("DouZero has no Skip or Reverse cards")
-    for seat in range(3):
-        if int(_MASK_WEIGHTS @ played[seat]) != observation.played[seat].mask:
-            raise ValueError(
-                "DouZero's features need the moves played: give the observation with its "
-                "history (game.observation(seat), not history=False)"
-            )
-    hand = hand[:15]
-    played = played[:, :15]
-    unseen = _DECK_COUNTS - hand - played.sum(axis=0)
     counts = observation.card_counts
-    others = [seat for seat in range(3) if seat != observation.player]
-    if (unseen < 0).any() or int(unseen.sum()) != sum(counts[seat] for seat in others):
+    first, second = (seat for seat in range(3) if seat != player)
+    # any split of the unseen cards that fits the counts gives the same features: the lowest
+    # ranks to the first other seat, the rest to the second
+    rows: list[list[int]] = [[], [], []]
+    mine, theirs, others = rows[positions[player]], rows[positions[first]], rows[positions[second]]
+    wanted = counts[first]
+    unseen_total = 0
+    for rank in range(15):
+        shift = 3 * rank
+        held = hand >> shift & 7
+        gone = [cards >> shift & 7 for cards in played]
+        unseen = int(_DECK_COUNTS[rank]) - held - gone[0] - gone[1] - gone[2]
+        if unseen < 0:
+            raise ValueError("the cards seen hold more of a card than the deck has")
+        take = min(unseen, wanted)
+        wanted -= take
+        unseen_total += unseen
+        mine.append(held + gone[player])
+        theirs.append(take + gone[first])
+        others.append(unseen - take + gone[second])
+    if unseen_total != counts[first] + counts[second]:
         raise ValueError("DouZero plays the whole 54-card deck (17 cards each, a kitty of 3)")
-    start = np.zeros((3, 15), dtype=np.uint8)
-    start[positions[observation.player]] = hand + played[observation.player]
-    for seat in others:
-        share = np.zeros(15, dtype=np.int64)
-        wanted = counts[seat]
-        for rank in range(15):  # any split that fits the counts gives the same features
-            take = min(int(unseen[rank]), wanted)
-            share[rank], unseen[rank], wanted = take, unseen[rank] - take, wanted - take
-        start[positions[seat]] = share + played[seat]
-    sizes = start.sum(axis=1)
-    if sizes[0] != 20 or sizes[1] != 17 or sizes[2] != 17:
+    start = np.array(rows, dtype=np.uint8)
+    if [sum(row) for row in rows] != [20, 17, 17]:
         raise ValueError("DouZero deals 20 cards to the landlord and 17 to each farmer")
-    history = np.ascontiguousarray(moves[:, :15], dtype=np.uint8)
+    history = ((np.array(codes, dtype=np.uint64).reshape(-1, 1) >> _SHIFTS) & np.uint64(7)).astype(
+        np.uint8
+    )
     try:
         core = _restore_core(start, history)
     except ValueError:
