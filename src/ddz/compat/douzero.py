@@ -566,7 +566,7 @@ def seat_observation(observation: Observation) -> dict[str, Any]:
     >>> game = ddz.Game(ddz.DOUZERO, seed=3)
     >>> obs = seat_observation(game.observation(game.current_player))
     >>> obs["position"], obs["x_batch"].shape, len(obs["legal_actions"])
-    ('landlord', (33, 373), 33)
+    ('landlord', (62, 373), 62)
     """
     if not isinstance(observation, Observation):
         raise TypeError(f"a ddz Observation, not {shorten(observation)}")
