@@ -50,9 +50,29 @@ from ddz.doudizhu.rules import (
 )
 from ddz.doudizhu.solver import MoveValue, Solver, SolveResult, analyse, solve
 from ddz.doudizhu.worlds import Worlds, sample_worlds
+from ddz.play.agents import AgentFactory as _AgentFactory
+from ddz.play.agents import register_agent_kind as _register_agent_kind
 from ddz.play.simulation import SimulationResult, VectorGame, simulate
 
 __version__ = "0.1.0"
+
+
+def _douzero_agent(path: str) -> _AgentFactory:
+    """``douzero:PATH``: a DouZeroAgent of the checkpoint at PATH, loaded once and shared by
+    every game (it keeps no state between decisions). ddz.learn is imported only here: it
+    needs PyTorch, which the rest of ddz does not."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise ImportError('the douzero agent needs PyTorch: pip install "ddz[learn]"') from None
+    from ddz.learn.agent import DouZeroAgent
+
+    agent = DouZeroAgent(path)
+    return lambda seed: agent
+
+
+# agents named douzero:PATH wherever agents are named (ddz.arena, python -m ddz simulate, play)
+_register_agent_kind("douzero", _douzero_agent, "douzero:PATH")
 
 __all__ = [
     "CLASSIC",

@@ -5,6 +5,7 @@ re-exports its public names, so that imports of ``ddz.agents`` keep working.
 """
 
 from ddz.play.agents import (
+    AGENT_KINDS,
     AGENTS,
     Agent,
     AgentFactory,
@@ -12,13 +13,16 @@ from ddz.play.agents import (
     GreedyAgent,
     PerfectInformationAgent,
     RandomAgent,
+    agent_factory,
     choose,
     make_agent,
+    register_agent_kind,
 )
 from ddz.play.search_agents import PIMCAgent, SolverAgent
 
 __all__ = [
     "AGENTS",
+    "AGENT_KINDS",
     "Agent",
     "AgentFactory",
     "AnyAgent",
@@ -27,6 +31,8 @@ __all__ = [
     "PerfectInformationAgent",
     "RandomAgent",
     "SolverAgent",
+    "agent_factory",
     "choose",
     "make_agent",
+    "register_agent_kind",
 ]

@@ -7,9 +7,10 @@
 ``bench [--positions N] [--games N]``
     how fast this machine generates moves, through each entry point, and plays random
     games through the Python loop.
-``simulate [--games N] [--agents random,greedy] [--seed S] [--rules NAME]``
+``simulate [--games N] [--agents random,greedy] [--seed S] [--rules NAME] [--tables N]``
     an arena: the agents play the same deals from every seat; WP and ADP per agent (agents:
-    random, greedy, and the search agents pimc and solver, ``ddz.play.search_agents``).
+    random, greedy, the search agents pimc and solver, ``ddz.play.search_agents``, and
+    ``douzero:PATH``, DouZero's checkpoints, ``ddz.learn.agent``).
 ``play [--seat 0] [--agents greedy,greedy] [--seed S] [--rules NAME]``
     play a game in the terminal against agents.
 ``perft [--seed S] [--first-player P] [--actions A,B] [--record FILE] --depth D [--divide]``
@@ -59,7 +60,14 @@ from ddz.doudizhu.render import grouped as _grouped
 from ddz.doudizhu.render import text as _table
 from ddz.doudizhu.render import wrap_items
 from ddz.doudizhu.rules import PRESETS
-from ddz.play.agents import AGENTS, GreedyAgent, choose, make_agent
+from ddz.play.agents import (
+    AGENTS,
+    AgentFactory,
+    GreedyAgent,
+    agent_factory,
+    agent_names,
+    choose,
+)
 from ddz.play.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
 
 MAX_GAMES = 10**8
@@ -190,16 +198,18 @@ class _Progress:
         self.stream.flush()
 
 
-def _agent_names(text: str) -> list[str]:
+def _agent_names(text: str) -> tuple[list[str], dict[str, AgentFactory]]:
+    """The names of ``--agents`` and a registry holding them: ``douzero:PATH`` is resolved
+    (its checkpoint read) here, once."""
     names = [name.strip() for name in text.split(",") if name.strip()]
+    registry = dict(AGENTS)
     for name in names:
-        if name not in AGENTS:
-            raise ValueError(f"no agent {name!r}; the agents are: {', '.join(AGENTS)}")
-    return names
+        registry[name] = agent_factory(name)
+    return names, registry
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    names = _agent_names(args.agents)
+    names, registry = _agent_names(args.agents)
     rules = PRESETS[args.rules]
     plan = seatings(names, rules.players)
     # --games counts games played to a result, whatever the engine; every deal is played once
@@ -223,7 +233,15 @@ def _simulate(args: argparse.Namespace) -> int:
             void="replace",
         )
     else:
-        result = run_arena(names, deals=deals, seed=args.seed, rules=rules, progress=progress)
+        result = run_arena(
+            names,
+            deals=deals,
+            seed=args.seed,
+            rules=rules,
+            progress=progress,
+            registry=registry,
+            tables=args.tables,
+        )
     if not args.quiet:
         elapsed = time.perf_counter() - start
         print(
@@ -260,13 +278,11 @@ def play(
         names *= len(others)
     if len(names) != len(others):
         raise ValueError(f"name one agent, or one for each of the {len(others)} other seats")
-    for name in names:
-        if name not in AGENTS:
-            raise ValueError(f"no agent {name!r}; the agents are: {', '.join(AGENTS)}")
+    factories = {name: agent_factory(name) for name in names}  # a checkpoint is read once
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 32)
     pairs = list(zip(others, names, strict=True))
-    players = {other: make_agent(name, seed + other) for other, name in pairs}
+    players = {other: factories[name](seed + other) for other, name in pairs}
     labels = {other: f"seat {other} ({name})" for other, name in pairs}
     labels[seat] = "you"
 
@@ -519,7 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--agents",
         default="random,greedy",
-        help=f"1 to 3 comma-separated agents of {', '.join(AGENTS)} (default random,greedy)",
+        help=f"1 to 3 comma-separated agents of {agent_names()} (default random,greedy)",
     )
     simulate.add_argument("--seed", type=SEED, default=0, help="the first deal's seed (default 0)")
     simulate.add_argument(
@@ -536,13 +552,21 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.cpu_count() or 1,
         help="threads for the core engine (default: one per core)",
     )
+    simulate.add_argument(
+        "--tables",
+        type=integer(1, 4096),
+        default=64,
+        help="games played at a time in lockstep by the python engine, so that an agent "
+        "with a network (douzero:PATH) chooses at all of them in one forward pass; the "
+        "results are the same whatever it is (default 64)",
+    )
     simulate.add_argument("--quiet", action="store_true", help="no progress on stderr")
     play_ = commands.add_parser("play", help="play a game in the terminal against agents")
     play_.add_argument("--seat", type=integer(0, 2), default=0, help="your seat: 0, 1 or 2")
     play_.add_argument(
         "--agents",
         default="greedy",
-        help=f"the agents in the other seats, in seat order, of {', '.join(AGENTS)}; one name "
+        help=f"the agents in the other seats, in seat order, of {agent_names()}; one name "
         "fills them all (default greedy)",
     )
     play_.add_argument("--seed", type=SEED, default=None, help="the deal (default: a new one)")

@@ -35,8 +35,13 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ddz._core.douzero import DouzeroCore, DouzeroTables
+from ddz._core.douzero import DouzeroCore, DouzeroTables, _restore_core
+from ddz._core.moves import CARDS_MASK
 from ddz.base.errors import IllegalMoveError, shorten
+from ddz.doudizhu.actions import Action
+from ddz.doudizhu.moves import Move, classify
+from ddz.doudizhu.observation import Observation
+from ddz.doudizhu.rules import DOUZERO
 
 __all__ = [
     "OBJECTIVES",
@@ -48,7 +53,9 @@ __all__ = [
     "PositionBatch",
     "VectorEnv",
     "VectorObservation",
+    "action_for",
     "get_obs",
+    "seat_observation",
 ]
 
 POSITIONS = ("landlord", "landlord_up", "landlord_down")
@@ -614,3 +621,132 @@ class VectorEnv:
             deal = {position: _cards(hands[k]) for k, position in enumerate(POSITIONS)}
             deal["three_landlord_cards"] = _cards(kitty)
             return deal
+
+
+# --- a ddz seat seen as DouZero sees it -------------------------------------------------------
+#
+# DouZero's features of a position read its own hand, the others' cards as one set, the moves
+# played and the card counts: never how the unseen cards are split between the other two. So a
+# seat's observation is DouZero's once the unseen cards are given to the others in any split
+# that fits their counts and the moves are replayed from there.
+
+_SINGLE_READING = DOUZERO.replace(multiple_readings=False)
+_SHIFTS = np.arange(0, 3 * 15, 3, dtype=np.uint64)  # the rank digits of a card mask
+_ACTION_CARDS_SHIFT = 3 * 15  # Skip and Reverse come after the 15 ranks
+
+
+def _seat_positions(observation: Observation) -> list[int]:
+    """DouZero's position (an index into POSITIONS) of each ddz seat."""
+    landlord = observation.landlord
+    assert landlord is not None
+    # the landlord leads, then the seat after it (landlord_down), then landlord_up
+    return [(0, 2, 1)[(seat - landlord) % 3] for seat in range(3)]
+
+
+def seat_observation(observation: Observation) -> dict[str, Any]:
+    """DouZero's ``get_obs`` for the seat of ``observation`` at its turn in the card play:
+    the dict :class:`Env` returns (equal to DouZero's for the same position), with
+    ``legal_actions`` in DouZero's order and its move set (``ddz.DOUZERO``'s).
+
+    ``observation`` is a ddz :class:`ddz.Observation` of a three-player game of the whole
+    54-card deck (17 cards each and a kitty of 3) in its play phase, with its history
+    (``game.observation(seat)``, not ``history=False``). The moves of the history are
+    replayed as DouZero reads them; ValueError if DouZero's rules do not allow one of them
+    there (a multiset another player made under a reading DouZero does not give it, then
+    answered under that reading), or if the observation is not of such a game.
+
+    >>> import ddz
+    >>> game = ddz.Game(ddz.DOUZERO, seed=3)
+    >>> obs = seat_observation(game.observation(game.current_player))
+    >>> obs["position"], obs["x_batch"].shape, len(obs["legal_actions"])
+    ('landlord', (62, 373), 62)
+    """
+    if not isinstance(observation, Observation):
+        raise TypeError(f"a ddz Observation, not {shorten(observation)}")
+    if len(observation.card_counts) != 3:
+        raise ValueError("DouZero plays three seats, not two")
+    if observation.phase != "play" or observation.landlord is None:
+        raise ValueError(f"DouZero plays the card play, not the {observation.phase} phase")
+    if observation.current_player != observation.player:
+        raise ValueError(f"it is not seat {observation.player}'s turn")
+    if observation.direction != 1:
+        raise ValueError("DouZero's play runs one way (direction 1)")
+    positions = _seat_positions(observation)
+    player = observation.player
+    # card sets as octal digits, one per rank (Cards.mask, docs/layout.md): a seat's played
+    # cards are the sum of its moves' digits (a rank's count never carries past 4)
+    played = [0, 0, 0]
+    codes = []
+    for record in observation.history:
+        if record.phase == "play":
+            code = record.action.code & CARDS_MASK
+            played[record.player] += code
+            codes.append(code)
+    if played != [cards.mask for cards in observation.played]:
+        raise ValueError(
+            "DouZero's features need the moves played: give the observation with its "
+            "history (game.observation(seat), not history=False)"
+        )
+    hand = observation.hand.mask
+    if (hand | played[0] | played[1] | played[2]) >> _ACTION_CARDS_SHIFT:
+        raise ValueError("DouZero has no Skip or Reverse cards")
+    counts = observation.card_counts
+    first, second = (seat for seat in range(3) if seat != player)
+    # any split of the unseen cards that fits the counts gives the same features: the lowest
+    # ranks to the first other seat, the rest to the second
+    rows: list[list[int]] = [[], [], []]
+    mine, theirs, others = rows[positions[player]], rows[positions[first]], rows[positions[second]]
+    wanted = counts[first]
+    unseen_total = 0
+    for rank in range(15):
+        shift = 3 * rank
+        held = hand >> shift & 7
+        gone = [cards >> shift & 7 for cards in played]
+        unseen = int(_DECK_COUNTS[rank]) - held - gone[0] - gone[1] - gone[2]
+        if unseen < 0:
+            raise ValueError("the cards seen hold more of a card than the deck has")
+        take = min(unseen, wanted)
+        wanted -= take
+        unseen_total += unseen
+        mine.append(held + gone[player])
+        theirs.append(take + gone[first])
+        others.append(unseen - take + gone[second])
+    if unseen_total != counts[first] + counts[second]:
+        raise ValueError("DouZero plays the whole 54-card deck (17 cards each, a kitty of 3)")
+    start = np.array(rows, dtype=np.uint8)
+    if [sum(row) for row in rows] != [20, 17, 17]:
+        raise ValueError("DouZero deals 20 cards to the landlord and 17 to each farmer")
+    history = ((np.array(codes, dtype=np.uint64).reshape(-1, 1) >> _SHIFTS) & np.uint64(7)).astype(
+        np.uint8
+    )
+    try:
+        core = _restore_core(start, history)
+    except ValueError:
+        raise ValueError(
+            "DouZero's rules do not allow a move of this game's history where it was played "
+            "(DouZero reads each played multiset one way: ddz.DOUZERO.replace("
+            "multiple_readings=False))"
+        ) from None
+    if core.winner >= 0 or core.acting != positions[observation.player]:
+        raise ValueError("the history does not lead to this seat's turn")
+    return core.observation()
+
+
+def action_for(observation: Observation, action: list[int]) -> Action:
+    """The legal action of ``observation`` that plays DouZero's ``action`` (card values):
+    the pass for ``[]``; of several readings of the cards, DouZero's reading first (the one
+    DouZero's game goes on from). ValueError if no legal action plays these cards."""
+    counts = _counts(action, "action").astype(np.int64)
+    mask = sum(int(count) << (3 * rank) for rank, count in enumerate(counts))
+    found = [
+        legal
+        for legal in observation.legal_actions
+        if isinstance(legal, Move) and legal.code & CARDS_MASK == mask
+    ]
+    if not found:
+        raise ValueError(f"no legal action plays {shorten(action)}")
+    if len(found) > 1 and mask:
+        reading = classify(found[0].cards, rules=_SINGLE_READING)
+        if reading and reading[0] in found:
+            return reading[0]
+    return found[0]

@@ -28,8 +28,8 @@ with the game's rules before ``act``. :func:`choose` asks either kind; the arena
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import ClassVar, Literal, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping
+from typing import ClassVar, Literal, NamedTuple, Protocol, runtime_checkable
 
 from ddz._core import moves as _core
 from ddz.base.errors import check_integer
@@ -42,16 +42,21 @@ from ddz.play.search_agents import PIMCAgent, SolverAgent
 
 __all__ = [
     "AGENTS",
+    "AGENT_KINDS",
     "Agent",
     "AgentFactory",
+    "AgentKind",
     "AnyAgent",
     "GreedyAgent",
     "PIMCAgent",
     "PerfectInformationAgent",
     "RandomAgent",
     "SolverAgent",
+    "agent_factory",
+    "agent_names",
     "choose",
     "make_agent",
+    "register_agent_kind",
 ]
 
 
@@ -466,18 +471,59 @@ AGENTS: dict[str, AgentFactory] = {
 parameters: ``ddz.play.search_agents`` documents those of ``pimc`` and ``solver``)."""
 
 
+class AgentKind(NamedTuple):
+    """Agents named with an argument, ``kind:ARGUMENT`` (:data:`AGENT_KINDS`)."""
+
+    resolve: Callable[[str], AgentFactory]
+    """The factory of the agent named by the argument (ValueError, FileNotFoundError or
+    ImportError saying what is wrong with it)."""
+    usage: str
+    """How the name is written, for messages: ``douzero:PATH``."""
+
+
+AGENT_KINDS: dict[str, AgentKind] = {}
+"""Agents named ``kind:ARGUMENT``, such as ``douzero:PATH`` (an agent playing DouZero's
+checkpoints at PATH): registered by the layers above this one
+(:func:`register_agent_kind`), since the code behind them may not be imported here."""
+
+
+def register_agent_kind(kind: str, resolve: Callable[[str], AgentFactory], usage: str) -> None:
+    """Name agents ``kind:ARGUMENT``: ``resolve(ARGUMENT)`` gives their factory."""
+    if not kind.isidentifier():
+        raise ValueError(f"an agent kind is a word, not {kind!r}")
+    AGENT_KINDS[kind] = AgentKind(resolve, usage)
+
+
+def agent_names(registry: Mapping[str, AgentFactory] = AGENTS) -> str:
+    """The agent names for messages: the registry's, then the kinds' usages."""
+    return ", ".join([*registry, *(kind.usage for kind in AGENT_KINDS.values())])
+
+
+def agent_factory(name: str, registry: Mapping[str, AgentFactory] = AGENTS) -> AgentFactory:
+    """The factory of the agent named ``name``: a name in ``registry``, or
+    ``kind:ARGUMENT`` of a kind in :data:`AGENT_KINDS` (resolved now: a checkpoint is read
+    here, once, and its errors raised here)."""
+    if not isinstance(name, str):
+        raise TypeError(f"an agent name is text, not {type(name).__name__}")
+    factory = registry.get(name)
+    if factory is not None:
+        return factory
+    kind, colon, argument = name.partition(":")
+    if colon and kind in AGENT_KINDS:
+        if not argument:
+            raise ValueError(f"{kind}: names nothing; write {AGENT_KINDS[kind].usage}")
+        return AGENT_KINDS[kind].resolve(argument)
+    raise ValueError(f"no agent {name!r}; the agents are: {agent_names(registry)}")
+
+
 def make_agent(name: str, seed: int | None = None) -> AnyAgent:
-    """A new agent by its name in :data:`AGENTS`.
+    """A new agent by its name in :data:`AGENTS` (or ``kind:ARGUMENT``, :func:`agent_factory`).
 
     >>> make_agent("greedy"), make_agent("random", 1)
     (GreedyAgent(), RandomAgent())
-    >>> make_agent("clever")
+    >>> make_agent("clever")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: no agent 'clever'; the agents are: random, greedy, pimc, solver
+    ValueError: no agent 'clever'; the agents are: random, greedy, pimc, solver...
     """
-    try:
-        factory = AGENTS[name]
-    except KeyError:
-        raise ValueError(f"no agent {name!r}; the agents are: {', '.join(AGENTS)}") from None
-    return factory(seed)
+    return agent_factory(name)(seed)

@@ -49,18 +49,21 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Literal
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Literal
 
+from ddz.base.errors import check_integer
 from ddz.doudizhu.game import Game
+from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.rules import CLASSIC, PRESETS, Rules
-from ddz.play.agents import AGENTS, AgentFactory, AnyAgent, choose
+from ddz.play.agents import AGENTS, AgentFactory, AnyAgent, agent_factory, choose
 
 __all__ = [
     "CORE_AGENTS",
     "AgentStats",
     "ArenaResult",
     "play_game",
+    "play_games",
     "run_arena",
     "run_core_arena",
     "seatings",
@@ -250,6 +253,118 @@ def play_game(game: Game, agents: Sequence[AnyAgent], *, checked: bool = True) -
         game = game.redeal()
 
 
+class _Table:
+    """One game of :func:`play_games` in flight."""
+
+    __slots__ = ("agents", "game", "order", "redeals")
+
+    def __init__(self, order: int, game: Game, agents: Sequence[AnyAgent]) -> None:
+        self.order = order
+        self.game = game
+        self.agents = agents
+        self.redeals = 0
+
+    def settled(self) -> bool:
+        """True once the game is over and not void; a void game is redealt (play_game's
+        rule, MAX_REDEALS included)."""
+        while self.game.is_over:
+            if not self.game.is_void:
+                return True
+            if self.redeals + 1 == MAX_REDEALS:
+                raise RuntimeError(f"{MAX_REDEALS} void deals in a row: do the agents ever bid?")
+            self.redeals += 1
+            self.game = self.game.redeal()
+        return False
+
+
+def _batched(agent: AnyAgent) -> bool:
+    return getattr(agent, "perfect_information", False) is not True and callable(
+        getattr(agent, "act_batch", None)
+    )
+
+
+def play_games(
+    games: Iterable[tuple[Game, Sequence[AnyAgent]]],
+    *,
+    tables: int = 1,
+    checked: bool = True,
+) -> Iterator[tuple[Game, int]]:
+    """Play each ``(game, agents)`` to the end as :func:`play_game` does, up to ``tables``
+    games at a time in lockstep; yields ``(finished game, redeals)`` in the order given.
+
+    At each step every game in flight takes one action. An agent with a method
+    ``act_batch(observations) -> actions`` (``ddz.learn.DouZeroAgent``'s: one forward pass
+    of its network for many decisions) that is to act at several tables is asked once for
+    all of them; every other agent is asked as :func:`choose` asks, one table at a time. A
+    batched agent chooses for each observation what its ``act`` would, so the games are
+    the ones :func:`play_game` plays, whatever ``tables`` is (each agent's choices depending
+    only on what it is shown, or each game having agents of its own, as in the arena).
+
+    >>> import ddz
+    >>> from ddz.play.agents import GreedyAgent, RandomAgent
+    >>> jobs = [(ddz.Game(seed=s), [GreedyAgent(), RandomAgent(s), GreedyAgent()]) for s in (1, 2)]
+    >>> [(game.winner, redeals) for game, redeals in play_games(jobs, tables=2)]
+    [(2, 0), (0, 0)]
+    """
+    tables = check_integer(tables, "tables", 1)
+    source = iter(games)
+    active: list[_Table] = []
+    finished: dict[int, tuple[Game, int]] = {}
+    given = yielded = 0
+    exhausted = False
+    while True:
+        while not exhausted and len(active) < tables:
+            job = next(source, None)
+            if job is None:
+                exhausted = True
+                break
+            table = _Table(given, *job)
+            given += 1
+            if table.settled():
+                finished[table.order] = (table.game, table.redeals)
+            else:
+                active.append(table)
+        while yielded in finished:
+            yield finished.pop(yielded)
+            yielded += 1
+        if not active:
+            if exhausted:
+                return
+            continue
+        # one action at every table in flight; batched agents choose last, all at once
+        waiting: dict[int, tuple[Any, list[_Table], list[Observation]]] = {}
+        for table in active:
+            game = table.game
+            seat: int = game.current_player  # type: ignore[assignment]
+            agent = table.agents[seat]
+            if _batched(agent):
+                set_rules = getattr(agent, "set_rules", None)
+                if set_rules is not None:
+                    set_rules(game.rules)
+                entry = waiting.setdefault(id(agent), (agent, [], []))
+                entry[1].append(table)
+                entry[2].append(game.observation(seat))
+            else:
+                action = choose(agent, game)
+                game.step(action) if checked else game.push(action)
+        for agent, waiting_tables, observations in waiting.values():
+            actions = agent.act_batch(observations)
+            if len(actions) != len(observations):
+                raise ValueError(
+                    f"{type(agent).__name__}.act_batch gave {len(actions)} actions for "
+                    f"{len(observations)} observations"
+                )
+            for table, action in zip(waiting_tables, actions, strict=True):
+                table.game.step(action) if checked else table.game.push(action)
+        still = []
+        for table in active:
+            if table.settled():
+                finished[table.order] = (table.game, table.redeals)
+            else:
+                still.append(table)
+        active = still
+
+
 class _Tally:
     """Running sums for one agent: totals, and per-deal means for the standard errors."""
 
@@ -315,33 +430,46 @@ def run_arena(
     registry: Mapping[str, AgentFactory] = AGENTS,
     progress: Callable[[int, int], None] | None = None,
     checked: bool = True,
+    tables: int = 1,
 ) -> ArenaResult:
     """Play ``deals`` deals, each under every seating of ``agents`` (names in
-    ``registry``), and report WP and ADP per agent.
+    ``registry``, or ``kind:ARGUMENT`` such as ``douzero:PATH``: see
+    :func:`ddz.agents.agent_factory`), and report WP and ADP per agent.
 
     Seeded: the deals come from ``seed`` and each game's agents are made afresh with seeds
     drawn from it, so the same arguments give the same result, and each game does not
     depend on the games before it. ``progress(done, deals)`` is called after each deal.
+
+    ``tables`` games are played at a time in lockstep (:func:`play_games`): an agent with
+    ``act_batch`` (``ddz.learn.DouZeroAgent``) chooses at every table where it is to act in
+    one call. The games, and so the result, are the same whatever ``tables`` is.
     """
     if deals < 0:
         raise ValueError(f"deals must be 0 or more, not {deals}")
+    tables = check_integer(tables, "tables", 1)
     names = list(dict.fromkeys(agents))  # distinct, in order
-    for name in names:
-        if name not in registry:
-            raise ValueError(f"no agent {name!r}; the agents are: {', '.join(registry)}")
+    # resolved once: an agent named kind:ARGUMENT (a checkpoint) is loaded here, not per game
+    factories = {name: agent_factory(name, registry) for name in names}
     plan = seatings(agents, rules.players)
     tallies = {name: _Tally() for name in names}
     per_deal = {name: sum(seating.count(name) for seating in plan) for name in names}
     rng = random.Random(seed)
     games = redeals = 0
+
+    def jobs() -> Iterator[tuple[Game, list[AnyAgent]]]:
+        for _ in range(deals):
+            deal_seed = rng.getrandbits(63)
+            for index, seating in enumerate(plan):
+                players = [
+                    factories[name](_agent_seed(deal_seed, 3 * index + seat))
+                    for seat, name in enumerate(seating)
+                ]
+                yield Game(rules, seed=deal_seed), players
+
+    played = play_games(jobs(), tables=tables, checked=checked)
     for done in range(deals):
-        deal_seed = rng.getrandbits(63)
-        for index, seating in enumerate(plan):
-            players = [
-                registry[name](_agent_seed(deal_seed, 3 * index + seat))
-                for seat, name in enumerate(seating)
-            ]
-            game, redealt = play_game(Game(rules, seed=deal_seed), players, checked=checked)
+        for seating in plan:
+            game, redealt = next(played)
             redeals += redealt
             games += 1
             payoffs = game.payoffs()

@@ -1,0 +1,320 @@
+"""Agents from DouZero's checkpoints: :class:`DouZeroAgent` plays ddz games with DouZero's
+networks, as DouZero's own ``DeepAgent`` plays DouZero's.
+
+At its turn in the card play a seat's observation is turned into DouZero's features
+(:func:`ddz.compat.douzero.seat_observation`, equal to DouZero's ``get_obs``), the model of
+the seat's position values every legal action, and the agent plays the highest (the first
+of equal values, as ``np.argmax``); a seat with one legal action plays it unasked, as
+``DeepAgent`` does. DouZero has no bidding: the agent bids as its ``bidder`` does
+(:class:`ddz.agents.GreedyAgent` unless told otherwise).
+
+:meth:`DouZeroAgent.act_batch` chooses for many observations at once: one forward pass of
+each position's model for all the decisions of that position, the LSTM run once per decision
+(:meth:`ddz.learn.models.DeepMonteCarloNet.grouped_values`). The arena uses it
+(``run_arena(..., tables=N)``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import torch
+
+from ddz.base.errors import shorten
+from ddz.compat.douzero import action_for, seat_observation
+from ddz.doudizhu.actions import Action
+from ddz.doudizhu.game import Game
+from ddz.doudizhu.observation import Observation
+from ddz.doudizhu.rules import DOUZERO, Rules
+from ddz.learn.models import POSITIONS, DeepMonteCarloNet, new_models
+from ddz.play.agents import Agent, GreedyAgent, seen_by
+
+__all__ = ["CHECKPOINT_FILES", "DouZeroAgent", "accepts_rules", "load_models"]
+
+Checkpoint = str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | Mapping[str, Any]
+"""What :func:`load_models` reads (see there)."""
+
+CHECKPOINT_FILES = {position: f"{position}.ckpt" for position in POSITIONS}
+"""The file of each position in a directory laid out as DouZero's baselines are
+(``baselines/douzero_ADP/landlord.ckpt``, ...)."""
+
+_WEIGHTS = re.compile(r"^(landlord|landlord_up|landlord_down)_weights_(\d+)\.ckpt$")
+
+# The fields that change the bidding or the score only: DouZero's networks play the card play
+# of any of them.
+_FREE_FIELDS = ("bidding", "max_grabs", "spring")
+
+
+def accepts_rules(rules: Rules) -> bool:
+    """Whether DouZero's networks play under ``rules``: DouZero's card play, that is
+    ``ddz.DOUZERO`` with any ``bidding``, ``max_grabs`` and ``spring`` (the landlord is then
+    chosen, and the score kept, as those say; the move set is DouZero's).
+
+    >>> import ddz
+    >>> accepts_rules(ddz.DOUZERO), accepts_rules(ddz.DOUZERO.replace(bidding="points"))
+    (True, True)
+    >>> accepts_rules(ddz.CLASSIC)
+    False
+    """
+    free = {name: getattr(DOUZERO, name) for name in _FREE_FIELDS}
+    return isinstance(rules, Rules) and rules.replace(**free) == DOUZERO
+
+
+def _load_file(path: Path) -> Any:
+    if not path.is_file():
+        raise FileNotFoundError(f"no checkpoint file {str(path)!r}")
+    try:
+        # weights_only: a checkpoint is data; unpickling anything else could run code
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises several kinds for a file it cannot read
+        raise ValueError(
+            f"{str(path)!r} is not a checkpoint torch.load reads as weights "
+            f"({type(error).__name__}: {shorten(str(error))})"
+        ) from None
+
+
+def _checkpoint_files(directory: Path) -> dict[str, Path]:
+    """The three files of a directory: DouZero's baselines' names, else the trainer's
+    ``{position}_weights_{frames}.ckpt`` with the most frames all three have."""
+    named = {position: directory / name for position, name in CHECKPOINT_FILES.items()}
+    if all(path.is_file() for path in named.values()):
+        return named
+    frames: dict[str, set[int]] = {position: set() for position in POSITIONS}
+    for entry in directory.iterdir():
+        match = _WEIGHTS.match(entry.name)
+        if match:
+            frames[match[1]].add(int(match[2]))
+    common = set.intersection(*frames.values())
+    if common:
+        last = max(common)
+        return {position: directory / f"{position}_weights_{last}.ckpt" for position in POSITIONS}
+    missing = [str(path) for path in named.values() if not path.is_file()]
+    raise FileNotFoundError(
+        f"{str(directory)!r} holds neither DouZero's three position files "
+        f"({', '.join(CHECKPOINT_FILES.values())}: {', '.join(missing)} missing) nor "
+        "landlord_weights_N.ckpt, landlord_up_weights_N.ckpt and "
+        "landlord_down_weights_N.ckpt of one N, nor is it a model.tar"
+    )
+
+
+def _state_dicts(checkpoint: Checkpoint) -> dict[str, Any]:
+    if isinstance(checkpoint, Mapping):
+        if set(checkpoint) != set(POSITIONS):
+            raise ValueError(
+                f"a mapping of checkpoints has the keys {', '.join(POSITIONS)}, not "
+                f"{shorten(sorted(map(str, checkpoint)))}"
+            )
+        return {position: _load_file(Path(checkpoint[position])) for position in POSITIONS}
+    if isinstance(checkpoint, (str, os.PathLike)):
+        path = Path(checkpoint)
+        if path.is_dir():
+            if (path / "model.tar").is_file() and not (path / "landlord.ckpt").is_file():
+                path = path / "model.tar"
+            else:
+                files = _checkpoint_files(path)
+                return {position: _load_file(files[position]) for position in POSITIONS}
+        saved = _load_file(path)
+        if not (isinstance(saved, dict) and isinstance(saved.get("model_state_dict"), dict)):
+            raise ValueError(
+                f"{str(path)!r} is one file: a trainer checkpoint (model.tar) whose dict holds "
+                "model_state_dict[position] for landlord, landlord_up and landlord_down; give "
+                "a directory or three files for DouZero's position files"
+            )
+        states = saved["model_state_dict"]
+        missing = [position for position in POSITIONS if position not in states]
+        if missing:
+            raise ValueError(f"{str(path)!r}: model_state_dict has no {', '.join(missing)}")
+        return {position: states[position] for position in POSITIONS}
+    if isinstance(checkpoint, Sequence) and not isinstance(checkpoint, bytes):
+        if len(checkpoint) != 3:
+            raise ValueError(
+                f"three checkpoint files ({', '.join(POSITIONS)}), not {len(checkpoint)}"
+            )
+        return {
+            position: _load_file(Path(path))
+            for position, path in zip(POSITIONS, checkpoint, strict=True)
+        }
+    raise TypeError(
+        "a checkpoint is a directory, a model.tar file, three files (landlord, landlord_up, "
+        f"landlord_down) or a mapping of them, not {shorten(checkpoint)}"
+    )
+
+
+def load_models(
+    checkpoint: Checkpoint, *, device: str | torch.device = "cpu"
+) -> dict[str, DeepMonteCarloNet]:
+    """DouZero's three models with the weights of ``checkpoint``, in eval mode on ``device``.
+
+    ``checkpoint`` is one of:
+
+    - a directory holding ``landlord.ckpt``, ``landlord_up.ckpt`` and ``landlord_down.ckpt``
+      (DouZero's baselines), or DouZero's trainer's ``{position}_weights_{frames}.ckpt`` files
+      (the most frames all three have), or a ``model.tar``;
+    - a trainer checkpoint file (``model.tar``): a dict whose ``model_state_dict[position]``
+      is each position's state dict;
+    - three files, landlord, landlord_up, landlord_down, or a mapping of the positions to
+      files.
+
+    Each state dict must hold exactly the model's parameters with their shapes (DouZero's
+    ``DeepAgent`` ignores unknown keys and leaves missing ones random; this refuses both,
+    naming them). Files are read with ``torch.load(weights_only=True)``.
+    """
+    states = _state_dicts(checkpoint)
+    models = new_models("cpu")
+    for position in POSITIONS:
+        state = states[position]
+        model = models[position]
+        if not isinstance(state, Mapping):
+            raise ValueError(f"{position}: a state dict, not {shorten(state)}")
+        expected = model.state_dict()
+        missing = sorted(set(expected) - set(state))
+        unexpected = sorted(set(state) - set(expected))
+        if missing or unexpected:
+            raise ValueError(
+                f"{position}: not DouZero's {position} model (missing {shorten(missing)}, "
+                f"unexpected {shorten(unexpected)})"
+            )
+        for name, tensor in expected.items():
+            given = state[name]
+            if not isinstance(given, torch.Tensor) or given.shape != tensor.shape:
+                shape = tuple(given.shape) if isinstance(given, torch.Tensor) else given
+                raise ValueError(
+                    f"{position}: {name} has the shape {shorten(shape)}, DouZero's "
+                    f"{position} model {tuple(tensor.shape)}"
+                )
+        model.load_state_dict(state)
+        model.to(device)
+        model.eval()
+    return models
+
+
+class DouZeroAgent:
+    """An agent playing DouZero's networks (see the module): ``act(observation)`` like every
+    ddz agent, ``act_batch(observations)`` for many at once.
+
+    ``checkpoint`` is what :func:`load_models` reads; ``device`` where the models run.
+    It plays DouZero's card play only: :meth:`set_rules` (which the arena and
+    :func:`ddz.agents.choose` call) refuses rules other than :func:`accepts_rules`'s
+    (``ddz.DOUZERO``, any bidding). ``bidder`` bids for it (default
+    :class:`ddz.agents.GreedyAgent`). The agent holds no state between decisions, so one
+    agent may play every seat of many games.
+
+    A history DouZero cannot replay (a multiset another agent played under a reading DouZero
+    does not give it, then answered under that reading: see
+    :func:`ddz.compat.douzero.seat_observation`) is decided by ``bidder`` instead, and
+    counted in :attr:`fallbacks`; so is a choice of DouZero's the game's rules do not allow.
+    """
+
+    batched: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        checkpoint: Checkpoint,
+        *,
+        device: str | torch.device = "cpu",
+        bidder: Agent | None = None,
+    ) -> None:
+        self.device = torch.device(device)
+        self.models = load_models(checkpoint, device=self.device)
+        self.bidder: Agent = GreedyAgent() if bidder is None else bidder
+        self.fallbacks = 0
+        """Decisions of the card play left to ``bidder`` (see the class)."""
+        self._checked: Rules | None = None
+
+    @classmethod
+    def from_models(
+        cls, models: Mapping[str, DeepMonteCarloNet], *, bidder: Agent | None = None
+    ) -> DouZeroAgent:
+        """An agent playing these models (e.g. a learner's, as they train)."""
+        agent = cls.__new__(cls)
+        if set(models) != set(POSITIONS):
+            raise ValueError(f"one model for each of {', '.join(POSITIONS)}")
+        agent.models = dict(models)
+        agent.device = next(models["landlord"].parameters()).device
+        agent.bidder = GreedyAgent() if bidder is None else bidder
+        agent.fallbacks = 0
+        agent._checked = None
+        return agent
+
+    def __repr__(self) -> str:
+        return "DouZeroAgent()"
+
+    def set_rules(self, rules: Rules) -> None:
+        """Refuse rules whose card play is not DouZero's (ValueError naming those it plays)."""
+        if rules is self._checked:
+            return
+        if not accepts_rules(rules):
+            raise ValueError(
+                f"DouZeroAgent plays DouZero's card play: ddz.DOUZERO, with any bidding, "
+                f"max_grabs and spring (e.g. ddz.DOUZERO.replace(bidding='points')); not "
+                f"{rules!r}"
+            )
+        self._checked = rules
+
+    def act(self, observation: Observation | Game) -> Action:
+        """The action DouZero's network values highest for the observing seat (a game: its
+        seat to act); in bidding, ``bidder``'s."""
+        return self.act_batch([seen_by(self, observation)])[0]
+
+    def act_batch(self, observations: Sequence[Observation]) -> list[Action]:
+        """:meth:`act` for each observation, with one forward pass of each position's model
+        for all the decisions of that position."""
+        chosen: list[Action | None] = [None] * len(observations)
+        # per position: (observation index, DouZero's observation) of each decision
+        groups: dict[str, list[tuple[int, dict[str, Any]]]] = {p: [] for p in POSITIONS}
+        for index, seen in enumerate(observations):
+            if seen.phase != "play":
+                chosen[index] = self.bidder.act(seen)
+                continue
+            if len(seen.legal_actions) == 1:
+                chosen[index] = seen.legal_actions[0]
+                continue
+            try:
+                obs = seat_observation(seen)
+            except ValueError:
+                self.fallbacks += 1
+                chosen[index] = self.bidder.act(seen)
+                continue
+            if len(obs["legal_actions"]) == 1:
+                chosen[index] = self._action(seen, obs["legal_actions"][0])
+                continue
+            groups[obs["position"]].append((index, obs))
+        with torch.inference_mode():
+            for position, decisions in groups.items():
+                if not decisions:
+                    continue
+                values = self._values(position, [obs for _, obs in decisions])
+                start = 0
+                for index, obs in decisions:
+                    count = len(obs["legal_actions"])
+                    best = int(np.argmax(values[start : start + count]))
+                    start += count
+                    chosen[index] = self._action(observations[index], obs["legal_actions"][best])
+        return chosen  # type: ignore[return-value]
+
+    def _values(self, position: str, decisions: list[dict[str, Any]]) -> np.ndarray[Any, Any]:
+        """The values of every row of ``decisions`` (one position's), in one forward pass."""
+        device = self.device
+        z = torch.from_numpy(np.stack([obs["z"] for obs in decisions])).to(device).float()
+        if len(decisions) == 1:
+            x_rows = decisions[0]["x_batch"]
+        else:
+            x_rows = np.concatenate([obs["x_batch"] for obs in decisions])
+        x = torch.from_numpy(x_rows).to(device)
+        counts = torch.tensor([len(obs["legal_actions"]) for obs in decisions])
+        row_decision = torch.repeat_interleave(torch.arange(len(decisions)), counts).to(device)
+        values = self.models[position].grouped_values(z, x, row_decision)
+        result: np.ndarray[Any, Any] = values[:, 0].cpu().numpy()
+        return result
+
+    def _action(self, seen: Observation, cards: list[int]) -> Action:
+        try:
+            return action_for(seen, cards)
+        except ValueError:
+            self.fallbacks += 1
+            return self.bidder.act(seen)

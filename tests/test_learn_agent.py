@@ -1,0 +1,316 @@
+"""ddz.learn.agent: DouZeroAgent against DouZero's own DeepAgent, its checkpoints, and the
+batched arena against one table at a time.
+
+The weights are random (torch's initialisation, seeded) and written by the tests: the agents
+must agree on whatever the network says, not on good play.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import ddz  # noqa: E402
+from ddz.compat.douzero import POSITIONS, seat_observation  # noqa: E402
+from ddz.learn.agent import DouZeroAgent, accepts_rules, load_models  # noqa: E402
+from ddz.learn.models import new_models  # noqa: E402
+from ddz.play.agents import GreedyAgent, RandomAgent, agent_factory, make_agent  # noqa: E402
+from ddz.play.arena import play_game, play_games, run_arena  # noqa: E402
+
+from .test_compat_douzero import assert_same_obs  # noqa: E402
+
+VALUES = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
+DECK = [v for v in VALUES[:13] for _ in range(4)] + [20, 30]
+POINTS = ddz.DOUZERO.replace(bidding="points")
+GAMES = 24  # against DeepAgent (about 40 decisions a game)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_thread() -> Any:
+    # the suite runs on two busy cores: torch's own threads would only fight over them
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """DouZero's baseline layout: landlord.ckpt, landlord_up.ckpt, landlord_down.ckpt."""
+    directory = tmp_path_factory.mktemp("douzero")
+    torch.manual_seed(2)
+    for position, model in new_models().items():
+        torch.save(model.state_dict(), directory / f"{position}.ckpt")
+    return directory
+
+
+@pytest.fixture(scope="module")
+def agent(checkpoint: Path) -> DouZeroAgent:
+    return DouZeroAgent(checkpoint)
+
+
+def douzero_models_module() -> Any:
+    """douzero.dmc.models loaded by path: douzero.dmc's __init__ imports its trainer, which
+    needs GitPython."""
+    douzero = pytest.importorskip("douzero")
+    spec = importlib.util.spec_from_file_location(
+        "douzero.dmc.models", Path(douzero.__file__).parent / "dmc" / "models.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def cards_of(values: list[int]) -> ddz.Cards:
+    return ddz.Cards.from_counts([values.count(value) for value in VALUES])
+
+
+def values_of(action: ddz.Move) -> list[int]:
+    counts = action.cards.counts()
+    return [value for value, count in zip(VALUES, counts, strict=True) for _ in range(count)]
+
+
+class Referee:
+    """Sits at DouZero's table for one position: asks DouZero's DeepAgent (on DouZero's
+    InfoSet) and our agent (on the ddz game's observation of the same seat), checks they
+    choose the same cards and that the features are DouZero's get_obs, and plays it in the
+    ddz game too."""
+
+    def __init__(self, position: str, deep: Any, ours: DouZeroAgent, table: dict[str, Any]):
+        self.position, self.deep, self.ours, self.table = position, deep, ours, table
+
+    def act(self, infoset: Any) -> list[int]:
+        from douzero.env.env import get_obs
+
+        theirs = self.deep.act(infoset)
+        game: ddz.Game = self.table["game"]
+        seat = self.table["seats"][self.position]
+        assert game.current_player == seat
+        seen = game.observation(seat)
+        if len(infoset.legal_actions) > 1:
+            assert_same_obs(get_obs(infoset), seat_observation(seen))
+        self.ours.set_rules(game.rules)
+        mine = self.ours.act(seen)
+        assert values_of(mine) == sorted(theirs), (self.position, len(game.history))
+        game.step(mine)
+        self.table["decisions"] += 1
+        return theirs
+
+
+def test_same_actions_as_douzeros_deep_agent(
+    checkpoint: Path, agent: DouZeroAgent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "douzero.dmc.models", douzero_models_module())
+    from douzero.env.game import GameEnv
+    from douzero.evaluation.deep_agent import DeepAgent
+
+    deep = {p: DeepAgent(p, str(checkpoint / f"{p}.ckpt")) for p in POSITIONS}
+    rng = random.Random(5)
+    decisions = 0
+    for number in range(GAMES):
+        deck = DECK.copy()
+        rng.shuffle(deck)
+        deal = {  # sorted, as DouZero's Env.reset deals
+            "landlord": sorted(deck[:20]),
+            "landlord_up": sorted(deck[20:37]),
+            "landlord_down": sorted(deck[37:54]),
+            "three_landlord_cards": sorted(deck[17:20]),
+        }
+        landlord = number % 3
+        seats = {"landlord": landlord, "landlord_down": (landlord + 1) % 3}
+        seats["landlord_up"] = (landlord + 2) % 3
+        hands = [ddz.Cards()] * 3
+        hands[landlord] = cards_of(deck[:17])
+        for position in ("landlord_up", "landlord_down"):
+            hands[seats[position]] = cards_of(deal[position])
+        rules = POINTS if number % 2 else ddz.DOUZERO  # the bidding: DouZero's has none
+        game = ddz.Game(
+            rules.replace(bidding="random"),
+            deal=(hands, cards_of(deck[17:20])),
+            first_player=landlord,
+        )
+        assert game.landlord == landlord and game.phase == "play"
+        table = {"game": game, "seats": seats, "decisions": 0}
+        env = GameEnv({p: Referee(p, deep[p], agent, table) for p in POSITIONS})
+        env.card_play_init(deal)
+        while not env.game_over:
+            env.step()
+        assert game.is_over and (game.winner == landlord) == (env.get_winner() == "landlord")
+        decisions += table["decisions"]
+    assert decisions > GAMES * 20
+    assert agent.fallbacks == 0
+
+
+def test_batched_games_are_the_games_played_one_at_a_time(agent: DouZeroAgent) -> None:
+    # the greedy agent bids; random agents (seeded per game) make the games varied
+    def lineup(deal: int) -> list[Any]:
+        return [agent, RandomAgent(deal), agent]
+
+    def jobs() -> list[tuple[ddz.Game, list[Any]]]:
+        return [
+            (ddz.Game(POINTS, seed=100 + deal), lineup(deal)[s:] + lineup(deal)[:s])
+            for deal in range(3)
+            for s in range(3)
+        ]
+
+    calls: list[int] = []
+    original = agent.act_batch
+
+    def counted(observations: list[ddz.Observation]) -> list[Any]:
+        calls.append(len(observations))
+        return original(observations)
+
+    alone = [play_game(game, players)[0].record() for game, players in jobs()]
+    agent.act_batch = counted  # type: ignore[method-assign]
+    try:
+        batched = [game.record() for game, _ in play_games(jobs(), tables=8)]
+    finally:
+        del agent.act_batch
+    assert batched == alone
+    assert max(calls) >= 4  # several tables asked in one call
+
+
+def test_the_arena_gives_the_same_result_whatever_the_tables(checkpoint: Path) -> None:
+    name = f"douzero:{checkpoint}"
+    one = run_arena([name, "greedy"], deals=1, seed=3, rules=POINTS, tables=1)
+    many = run_arena([name, "greedy"], deals=1, seed=3, rules=POINTS, tables=6)
+
+    def counts(result: Any) -> list[tuple[int, ...]]:  # one deal: the intervals are NaN
+        return [
+            (s.games, s.wins, s.points, s.landlord_games, s.landlord_wins) for s in result.stats
+        ]
+
+    assert counts(one) == counts(many) and one.redeals == many.redeals
+    assert one.games == 6 and one[name].games == 9
+
+
+def test_rules_other_than_douzeros_card_play_are_refused(agent: DouZeroAgent) -> None:
+    assert accepts_rules(ddz.DOUZERO) and accepts_rules(POINTS)
+    assert accepts_rules(ddz.DOUZERO.replace(bidding="call-grab", spring=True))
+    for rules in (ddz.CLASSIC, ddz.RLCARD, ddz.TWO_PLAYER, ddz.DOUZERO.replace(max_straight=8)):
+        assert not accepts_rules(rules)
+    with pytest.raises(ValueError, match=r"DouZero's card play: ddz\.DOUZERO, with any bidding"):
+        agent.set_rules(ddz.CLASSIC)
+    with pytest.raises(ValueError, match="DouZero's card play"):
+        run_arena(["greedy"], deals=1, registry={"greedy": lambda seed: agent})
+
+
+def test_checkpoint_layouts(checkpoint: Path, tmp_path: Path) -> None:
+    torch.manual_seed(2)
+    expected = new_models()
+    state = {p: m.state_dict() for p, m in expected.items()}
+
+    def same(models: dict[str, Any]) -> bool:
+        return all(
+            torch.equal(models[p].state_dict()[k], v)
+            for p in POSITIONS
+            for k, v in state[p].items()
+        )
+
+    assert same(load_models(checkpoint))
+    assert same(load_models([checkpoint / f"{p}.ckpt" for p in POSITIONS]))
+    assert same(load_models({p: str(checkpoint / f"{p}.ckpt") for p in POSITIONS}))
+    # the trainer's files: the most frames all three positions have
+    trainer = tmp_path / "trainer"
+    trainer.mkdir()
+    fresh = new_models()
+    for p in POSITIONS:
+        torch.save(fresh[p].state_dict(), trainer / f"{p}_weights_100.ckpt")
+        torch.save(state[p], trainer / f"{p}_weights_2000.ckpt")
+    torch.save(fresh["landlord"].state_dict(), trainer / "landlord_weights_3000.ckpt")
+    assert same(load_models(trainer))
+    # the trainer's model.tar (DouZero's layout: model_state_dict[position], and more)
+    tar = tmp_path / "model.tar"
+    torch.save({"model_state_dict": state, "frames": 7, "flags": {"objective": "adp"}}, tar)
+    assert same(load_models(tar))
+    (tmp_path / "only").mkdir()
+    torch.save({"model_state_dict": state}, tmp_path / "only" / "model.tar")
+    assert same(load_models(tmp_path / "only"))
+
+
+def test_checkpoint_errors(checkpoint: Path, tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"landlord\.ckpt"):
+        load_models(tmp_path)
+    with pytest.raises(FileNotFoundError, match="no checkpoint file"):
+        load_models([checkpoint / "landlord.ckpt", checkpoint / "up.ckpt", tmp_path / "x"])
+    with pytest.raises(ValueError, match="three checkpoint files"):
+        load_models([checkpoint / "landlord.ckpt"])
+    models = new_models()
+    wrong = {p: m.state_dict() for p, m in models.items()}
+    # a farmer's weights in the landlord's place: 484 + 128 inputs, not 373 + 128
+    wrong["landlord"] = wrong["landlord_up"]
+    for p in POSITIONS:
+        torch.save(wrong[p], tmp_path / f"{p}.ckpt")
+    with pytest.raises(ValueError, match=r"landlord: dense1.weight has the shape \(512, 612\)"):
+        load_models(tmp_path)
+    extra = dict(models["landlord"].state_dict())
+    extra["dense7.weight"] = torch.zeros(1)
+    torch.save(extra, tmp_path / "landlord.ckpt")
+    with pytest.raises(ValueError, match=r"unexpected.*dense7\.weight"):
+        load_models(tmp_path)
+    del extra["dense7.weight"], extra["dense6.bias"]
+    torch.save(extra, tmp_path / "landlord.ckpt")
+    with pytest.raises(ValueError, match=r"missing.*dense6\.bias"):
+        load_models(tmp_path)
+    (tmp_path / "landlord.ckpt").write_text("not a checkpoint")
+    with pytest.raises(ValueError, match=r"not a checkpoint torch\.load reads"):
+        load_models(tmp_path)
+    torch.save({"frames": 3}, tmp_path / "model.tar")
+    with pytest.raises(ValueError, match="model_state_dict"):
+        load_models(tmp_path / "model.tar")
+    with pytest.raises(TypeError, match="a checkpoint is a directory"):
+        load_models(3)  # type: ignore[arg-type]
+
+
+def test_douzero_is_an_agent_name(checkpoint: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    factory = agent_factory(f"douzero:{checkpoint}")
+    assert factory(1) is factory(2)  # one agent, loaded once, for every seat and game
+    assert isinstance(make_agent(f"douzero:{checkpoint}"), DouZeroAgent)
+    with pytest.raises(ValueError, match="write douzero:PATH"):
+        agent_factory("douzero:")
+    with pytest.raises(ValueError, match=r"the agents are: random, .*douzero:PATH"):
+        agent_factory("clever")
+    with pytest.raises(FileNotFoundError):
+        agent_factory("douzero:/no/such/dir")
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if PyTorch were not installed
+    with pytest.raises(ImportError, match=r'pip install "ddz\[learn\]"'):
+        agent_factory(f"douzero:{checkpoint}")
+
+
+def test_simulate_and_play_take_douzero(
+    checkpoint: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ddz.cli.main import main, play
+
+    name = f"douzero:{checkpoint}"
+    command = ["simulate", "--agents", name, "--rules", "douzero", "--quiet"]
+    assert main([*command, "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "douzero rules, seed 0: 2 deals x 1 seatings = 2 games" in out and name in out
+    assert main(["simulate", "--agents", name, "--games", "3", "--quiet"]) == 2
+    assert "DouZero's card play" in capsys.readouterr().err
+    lines: list[str] = []
+    quit_at_once = lambda _: "quit"  # noqa: E731
+    assert (
+        play(
+            seat=0, agents=[name], seed=4, rules=ddz.DOUZERO, read=quit_at_once, write=lines.append
+        )
+        == 0
+    )
+    assert any(name in line for line in lines)
+
+
+def test_bidding_is_the_bidders(agent: DouZeroAgent) -> None:
+    game = ddz.Game(POINTS, seed=11)
+    seen = game.observation(game.current_player)  # type: ignore[arg-type]
+    assert seen.phase == "bidding"
+    assert agent.act(seen) == GreedyAgent().act(seen)
+    assert agent.act(game) == GreedyAgent().act(game)  # a game: its seat to act
