@@ -74,6 +74,37 @@ def random_positions(seats: int, size: int, count: int, seed: int) -> list[ddz.P
     return positions
 
 
+DEAL_KINDS = ("three", "two", "uno")
+
+
+def whole_deals(kind: str, count: int, seed: int) -> list[ddz.Position]:
+    """``count`` seeded whole deals, the landlord (seat 0) to lead, every hand known.
+    ``three``: ``ddz.CLASSIC``, 17 cards a seat and the kitty's 3 to the landlord (20 v 17 v
+    17, the kitty shown); ``uno``: ``ddz.UNO_LANDLORD`` the same way (22 v 18 v 18, Skip and
+    Reverse cards in the deck); ``two``: ``ddz.ENDGAME``, the landlord 20 cards and the
+    farmer 17 from one shuffled 54-card deck (the other 17 set aside). The same arguments
+    give the same deals on every machine."""
+    if kind not in DEAL_KINDS:
+        raise ValueError(f"a deal is one of {DEAL_KINDS}, not {kind!r}")
+    rules = {"three": ddz.CLASSIC, "two": ddz.ENDGAME, "uno": ddz.UNO_LANDLORD}[kind]
+    rng = random.Random(f"ddz-deal-{kind}-{seed}")
+    positions = []
+    for _ in range(count):
+        deck = list(str(rules.deck))
+        rng.shuffle(deck)
+        kitty: str | None = None
+        if kind == "two":
+            hands = ["".join(deck[0:20]), "".join(deck[20:37])]
+        else:
+            size, extra = rules.hand_size, rules.kitty_size
+            hands = ["".join(deck[i * size : (i + 1) * size]) for i in range(3)]
+            kitty = "".join(deck[3 * size : 3 * size + extra])
+            hands[0] += kitty
+        game = ddz.Game.from_position(rules, hands, landlord=0, to_act=0, kitty=kitty)
+        positions.append(game.position())
+    return positions
+
+
 def read_positions(path: Path) -> list[tuple[int | None, ddz.Position, str]]:
     """The lines of a position file: ``(value, position, comment)``. A line is ``VALUE
     POSITION`` with VALUE ``+1`` or ``-1`` (for the side to act; ``?`` for a position whose

@@ -110,17 +110,20 @@ cdef inline bint can_answer(const RuleSet* rs, const Opponents* o, uint64_t move
     return sink.n > 1                # the pass is the first
 
 
-cdef inline void advance(const RuleSet* rs, const Pos* p, const Opponents* o, uint64_t move,
-                         Pos* child) noexcept nogil:
-    """child: p after move and, in a two-seat position, after the opponent's pass too when it
-    holds no answer to move (o: its cards, load_opponents_of): a node whose one move is the
-    pass is not searched on its own."""
+cdef inline void advance(const RuleSet* rs, const Pos* p, const Opponents* others,
+                         uint64_t move, Pos* child) noexcept nogil:
+    """child: p after move and after the passes of the other seats too when none of them
+    holds an answer to move (others: every other seat's cards pooled, which only adds
+    answers; NULL: none skipped): a node whose one move is the pass is not searched on its
+    own. The mover then leads again (the trick is over)."""
     cdef int kind = code_kind(move)
     child[0] = p[0]
     play(child, move)
-    if p.players == 2 and move != 0 and kind != SKIP and kind != REVERSE \
-            and not can_answer(rs, o, move):
+    if others != NULL and move != 0 and kind != SKIP and kind != REVERSE \
+            and not can_answer(rs, others, move):
         play(child, 0)
+        if p.players == 3:
+            play(child, 0)
 
 
 cdef inline bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcept nogil:
@@ -305,7 +308,7 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
     cdef uint64_t mine = p.hands[p.current], theirs
     cdef Hand hand
     cdef Opponents side
-    cdef int width, top, kind
+    cdef int width, top, kind, seat
     cdef int below[3]                # by width: the moves below this rank lose (-1: none)
     cdef Py_ssize_t j, kept
     cdef bint some
@@ -332,8 +335,13 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
                 break
         if not some:
             continue
-        if wins_leading_after(rs, p, 1 - p.current, digit(top, width), &side, buf, cap):
-            below[width] = top
+        for seat in range(p.players):
+            # the seat holding the answer (three seats: a farmer, its partner passing)
+            if seat == p.current or (p.players == 3 and count_of(p.hands[seat], top) < width):
+                continue
+            if wins_leading_after(rs, p, seat, digit(top, width), &side, buf, cap):
+                below[width] = top
+                break
     if below[1] < 0 and below[2] < 0:
         return m
     kept = 0
