@@ -64,11 +64,11 @@ FAST_PEXT = pext_is_fast()
 
 # the shortcuts a new search uses (FLAG_* of solver_order.pxd); the tests switch some off to
 # check that the verdicts do not change
-cdef int search_flags = FLAGS_ALL
+cdef int search_flags = FLAGS_DEFAULT
 
 
 def _set_flags(int flags):
-    """Switch the search's shortcuts (a FLAG_* mask; every one by default) for the solves
+    """Switch the search's shortcuts (a FLAG_* mask; FLAGS_DEFAULT by default) for the solves
     that start from now on: for the tests and benchmarks, which compare the verdicts."""
     global search_flags
     if not 0 <= flags <= FLAGS_ALL:
@@ -136,6 +136,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef int alpha0 = alpha
     cdef Pos child
     cdef Opponents opponents, others_cards
+    cdef Opponents seat_cards[3]
+    cdef const Opponents* seats = NULL
     cdef const Opponents* others = NULL
     cdef const Opponents* skipped = NULL
     cdef bint same, ahead, early_static
@@ -220,6 +222,13 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
                        - p.hands[p.current])
         others = &others_cards
     skipped = others if p.players == 2 or S.flags & FLAG_DOUBLE_PASS else NULL
+    if p.players == 3 and S.flags & FLAG_FORCED_PASSES:
+        # each other seat's own cards: a seat with no answer passes at once (advance)
+        for j in range(3):
+            if j != p.current:
+                load_opponents(&seat_cards[j], p.hands[j])
+        seats = seat_cards
+        skipped = NULL
     scores = S.scores + base
     order = S.order + base
     m = kept_moves(S, p, &opponents, others, moves, n, order, chains[p.current])
@@ -243,7 +252,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             ahead_index[j] = index
             if ends_game(p, moves[index]):
                 continue                 # never searched
-            advance(&S.rs, p, skipped, moves[index], &ahead_child[j])
+            advance(&S.rs, p, skipped, seats, moves[index], &ahead_child[j])
             chains_after(&S.rs, &ahead_child[j], chains, p.current, ahead_chains + 3 * j)
             keys[index] = canonical_key(S, &ahead_child[j], ahead_chains + 3 * j)
             prefetch(S.tt.entries + BUCKET * (keys[index] & S.tt.active_mask))
@@ -268,7 +277,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             child_key = keys[index]
             memcpy(child_chains, ahead_chains + 3 * j, sizeof(child_chains))
         else:
-            advance(&S.rs, p, skipped, move, &child)
+            advance(&S.rs, p, skipped, seats, move, &child)
             chains_after(&S.rs, &child, chains, p.current, child_chains)
             child_key = canonical_key(S, &child, child_chains)
         same = side_of(p, child.current) == side_of(p, p.current)

@@ -32,7 +32,9 @@ cdef enum:
                                 # holding a card between the two ranks
     FLAG_PARTNER_HOLDS = 16     # three seats: ... only where the landlord cannot answer it
     FLAG_LANDLORD_DROP = 32     # three seats: drop_answered for the landlord too
-    FLAGS_ALL = 63
+    FLAG_FORCED_PASSES = 64     # three seats: a seat that holds no answer passes at once
+    FLAGS_ALL = 127
+    FLAGS_DEFAULT = 123         # all but FLAG_PARTNER_PASS (measured: see the history)
 
 cdef enum:
     PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (512 KB)

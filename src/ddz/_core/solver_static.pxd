@@ -111,14 +111,24 @@ cdef inline bint can_answer(const RuleSet* rs, const Opponents* o, uint64_t move
 
 
 cdef inline void advance(const RuleSet* rs, const Pos* p, const Opponents* others,
-                         uint64_t move, Pos* child) noexcept nogil:
+                         const Opponents* seats, uint64_t move, Pos* child) noexcept nogil:
     """child: p after move and after the passes of the other seats too when none of them
     holds an answer to move (others: every other seat's cards pooled, which only adds
     answers; NULL: none skipped): a node whose one move is the pass is not searched on its
-    own. The mover then leads again (the trick is over)."""
-    cdef int kind = code_kind(move)
+    own. The mover then leads again (the trick is over). seats (three seats; NULL: not
+    used): each seat's cards, by seat: every seat that holds no answer to the move to beat
+    passes at once, one after the other (its one move), the mover's pass too."""
+    cdef int kind = code_kind(move), k
     child[0] = p[0]
     play(child, move)
+    if seats != NULL:
+        if kind == SKIP or kind == REVERSE:
+            return
+        for k in range(2):
+            if child.table == 0 or can_answer(rs, seats + child.current, child.table):
+                return
+            play(child, 0)
+        return
     if others != NULL and move != 0 and kind != SKIP and kind != REVERSE \
             and not can_answer(rs, others, move):
         play(child, 0)
