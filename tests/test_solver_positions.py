@@ -45,6 +45,22 @@ def test_random_positions_are_seeded_and_sized() -> None:
         assert [len(hand) for hand in position.hands] == [8, 6, 6]
 
 
+def test_whole_deals_are_seeded_and_whole() -> None:
+    sizes = {"three": [20, 17, 17], "two": [20, 17], "uno": [22, 18, 18]}
+    for kind, expected in sizes.items():
+        deals = bench.whole_deals(kind, 3, seed=1)
+        assert [str(p) for p in deals] == [str(p) for p in bench.whole_deals(kind, 3, seed=1)]
+        assert [str(p) for p in deals] != [str(p) for p in bench.whole_deals(kind, 3, seed=2)]
+        for position in deals:
+            assert [len(hand) for hand in position.hands] == expected
+            assert position.landlord == 0 and position.to_act == 0 and position.table is None
+            if kind != "two":  # the whole deck, the kitty among the landlord's cards
+                assert sum(len(hand) for hand in position.hands) == len(position.rules.deck)
+                assert len(position.kitty) == position.rules.kitty_size
+    with pytest.raises(ValueError, match="a deal is one of"):
+        bench.whole_deals("four", 1, seed=0)
+
+
 def test_read_positions_reports_bad_lines(tmp_path: Path) -> None:
     good = tmp_path / "good.txt"
     good.write_text("# a comment\n\n+1 KK/3 landlord=0  # the source\n-1 3/KK landlord=0\n")
