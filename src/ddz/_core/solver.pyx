@@ -15,18 +15,20 @@ farmer's turn: then the value is not negated), in C without the GIL:
 * a side that leads and can split its hand into moves no opponent answers plus one more
   wins at once (``static_win``), and so does a side that answers with a move no opponent
   answers after which its hand passes that test (``answer_static_win``);
-* two seats, win/loss mode: a move whose kickers could be swapped for lower cards of the same
-  count, held as often and in no chain, is left out (the lower kickers are at least as good),
-  and so is a single, pair or trio that a lower one would replace with the opponent holding
-  no answer between the two;
-* two seats: a move the opponent cannot answer goes on to the mover's next lead at once (the
-  pass in between is no node of its own);
-* two seats, win/loss mode, at nodes expected lost: the singles (pairs) below the opponent's
-  highest single (pair), which the side cannot beat, are left out on one static test of the
-  opponent's hand after it (``drop_answered``);
+* win/loss mode: a move whose kickers could be swapped for lower cards of the same count,
+  held as often and in no chain, is left out (the lower kickers are at least as good), and
+  so is a single, pair or trio that a lower one would replace with the opponents holding no
+  answer between the two (three seats: the landlord's moves, the farmers' cards pooled; a
+  farmer's only where no other seat holds a card between the two ranks);
+* a seat that holds no answer to the move to beat passes at once (the pass is no node of
+  its own): two seats, the opponent; three seats, each seat in turn;
+* win/loss mode, at nodes expected lost, two seats and a three-seat landlord: the singles
+  (pairs) below the opponents' highest single (pair), which the side cannot beat, are left
+  out on one static test of the hand holding it after it (``drop_answered``);
 * moves are ordered: the table's move first, then the moves that leave the hand the fewest
   plays from empty, those the opponents can answer counted twice (``split_cost``, memoised),
-  the most cards among those, bombs and the rocket next to last, the pass last;
+  the most cards among those, bombs and the rocket next to last, the pass last (a farmer's
+  pass first where its partner's move is one the landlord cannot beat);
 * node and time limits stop the search with an "unknown" result; threads search the same root
   on one shared table with different orderings (lazy SMP) and the first to finish answers.
 

@@ -298,10 +298,11 @@ cdef inline bint answer_static_win(const RuleSet* rs, const Pos* p, const Oppone
     return False
 
 
-# Answered at once (two seats, win/loss mode): where no single of the side to act beats the
-# opponent's highest single u, and the side holds no bomb, rocket or action card, the
-# opponent answers any single below u with u, which nothing answers in turn, and leads
-# again; if its hand without u then passes static_win against the side's cards as they are
+# Answered at once (two seats, or a three-seat landlord; win/loss mode): where no single of
+# the side to act beats the opponents' highest single u, and the side holds no bomb, rocket
+# or action card, the opponent holding u (three seats: the farmer holding it, its partner
+# passing until it has played u) answers any single below u with u, which nothing answers
+# in turn, and leads again; if its hand without u then passes static_win against the side's cards as they are
 # (a single more than it will hold: more cards only add answers), every single of the side
 # below u loses. The same for pairs with the opponent's highest pair. One test stands
 # for all such singles (pairs) of a node, which the search then leaves out (the child
