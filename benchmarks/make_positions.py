@@ -4,9 +4,11 @@
 
 Random sets: the positions ``benchmarks/solver.py`` generates with its defaults (seed 0, 12
 a size): two seats under ``ddz.ENDGAME`` at 10..34 cards, three seats under ``ddz.CLASSIC``
-with every hand known at 12..33 cards; the landlord (seat 0) leads. Puzzles: the public
-two-seat endgame puzzles in ``PUZZLES`` below, each with where it was published and the
-verdict published with it.
+with every hand known at 12..33 cards; the landlord (seat 0) leads. Whole deals
+(``deal-three``, ``deal-two``, ``deal-uno``): ``benchmarks/solver.py``'s ``whole_deals``
+(seed 0), each searched within a node budget (``DEALS``); a deal not settled within it is
+written as ``?``, never guessed. Puzzles: the public two-seat endgame puzzles in ``PUZZLES``
+below, each with where it was published and the verdict published with it.
 
 A value is written only when it is verified: two independent ddz solves agree (one thread and
 the default 256 MB table; two threads sharing a 64 MB table, so the search order and the
@@ -27,8 +29,9 @@ import ddz
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from solver import random_positions  # noqa: E402  (benchmarks/solver.py)
+from solver import random_positions, whole_deals  # noqa: E402  (benchmarks/solver.py)
 
+from ddz._core import solver as core  # noqa: E402
 from tests import solver_reference as reference  # noqa: E402
 
 SETS = [(2, size) for size in (10, 14, 18, 22, 26, 30, 34)] + [
@@ -115,6 +118,65 @@ def write_set(out: Path, seats: int, size: int) -> None:
         (out / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+# whole deals: (deals, node budget of the first solve); the check solves get twice the budget
+DEALS = {"three": (24, 40_000_000), "two": (100, 8_000_000), "uno": (12, 8_000_000)}
+DEAL_RULES = {
+    "three": "ddz.CLASSIC, 20 v 17 v 17 (the kitty shown)",
+    "two": "ddz.ENDGAME, 20 v 17",
+    "uno": "ddz.UNO_LANDLORD, 22 v 18 v 18 (the kitty shown)",
+}
+
+
+def solve_deal(position: ddz.Position, budget: int) -> tuple[int | None, int, str]:
+    """A whole deal's verified value (None: not settled within budget nodes), the first
+    solve's nodes, and which check agreed (a 64 MB table each, the first that settles
+    within twice the budget): three seats, the search in another move order, else without
+    the three-seat shortcuts (``_set_flags``); else two threads sharing the table."""
+    first = ddz.Solver(position.rules).solve(position.game(), node_limit=budget, line=False)
+    if first.value is None:
+        return None, first.nodes, ""
+    checks = [
+        ("the search in another order (a farmer passes its partner's move first)", 127, 1),
+        ("the search without the three-seat shortcuts", 0, 1),
+        ("two threads", None, 2),
+    ]
+    if position.rules.players == 2:
+        checks = checks[2:]  # the shortcuts are three-seat ones: the same search
+    saved = core._get_flags()
+    try:
+        for name, flags, threads in checks:
+            core._set_flags(saved if flags is None else flags)
+            solver = ddz.Solver(position.rules, memory_mb=64, threads=threads)
+            check = solver.solve(position.game(), node_limit=2 * budget, line=False)
+            if check.value is None:
+                continue
+            if check.value != first.value:
+                raise SystemExit(f"two solves disagree ({first.value}, {check.value}): {position}")
+            return first.value, first.nodes, name
+    finally:
+        core._set_flags(saved)
+    return None, first.nodes, ""
+
+
+def write_deals(out: Path, kind: str) -> None:
+    count, budget = DEALS[kind]
+    lines = [
+        f"# whole deals: benchmarks/solver.py's whole_deals({kind!r}, {count}, seed 0), "
+        f"{DEAL_RULES[kind]}, the landlord (seat 0) to lead",
+        "# VALUE POSITION # nodes: +1 the side to act wins against best play, -1 it loses,",
+        f"# ? not settled within {budget:,} nodes; nodes: the first solve's (one thread, 256 MB)",
+        "# verified: a second solve agrees (another move order, the search without the "
+        "three-seat shortcuts, or two threads; a 64 MB table; as the line says)",
+    ]
+    for position in whole_deals(kind, count, 0):
+        value, nodes, check = solve_deal(position, budget)
+        shown = "?" if value is None else f"{value:+d}"
+        note = f"{nodes:,} nodes" + (f"; checked: {check}" if check else "")
+        lines.append(f"{shown} {position}  # {note}")
+        print(f"deal-{kind}: {shown} {note}", flush=True)
+        (out / f"deal-{kind}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def write_puzzles(out: Path) -> None:
     lines = [
         "# Public two-seat endgame puzzles (残局): the landlord (seat 0) moves first, ddz.ENDGAME",
@@ -149,6 +211,9 @@ def main() -> int:
         name = f"{'two' if seats == 2 else 'three'}-{size}"
         if not args.only or name in args.only:
             write_set(args.out, seats, size)
+    for kind in DEALS:
+        if not args.only or f"deal-{kind}" in args.only:
+            write_deals(args.out, kind)
     if not args.only or "puzzles" in args.only:
         write_puzzles(args.out)
     print(f"done in {time.perf_counter() - start:.0f} s")

@@ -3,12 +3,15 @@
     python benchmarks/solver.py                      # two and three seats, 12 positions a size
     python benchmarks/solver.py --seats 2 --sizes 26 34 --count 50 --time-limit 10
     python benchmarks/solver.py --from-files benchmarks/positions   # the shipped sets
+    python benchmarks/solver.py --deals three two --count 100         # whole deals
 
 Positions are seeded random deals (``random_positions``): two seats under ``ddz.ENDGAME``
 (the open-hand puzzles' rules) with ``size // 2`` cards each, three seats under
 ``ddz.CLASSIC`` with every hand known (the farmers ``size // 3`` cards each, the landlord the
-rest); the landlord leads. ``--from-files`` reads position files instead (the format of
-``benchmarks/positions/``: ``VALUE POSITION`` a line) and checks the stored values.
+rest); the landlord leads. ``--deals`` solves whole deals instead (``whole_deals``: three
+seats 20 v 17 v 17, two seats 20 v 17, Uno the Landlord 22 v 18 v 18). ``--from-files``
+reads position files instead (the format of ``benchmarks/positions/``: ``VALUE POSITION`` a
+line) and checks the stored values.
 
 Each size runs in a fresh child process, one cold ``ddz.Solver`` a position (as
 ``ddz.solve`` does), so the peak resident memory (RSS) it reports is that size's, and a
@@ -74,6 +77,42 @@ def random_positions(seats: int, size: int, count: int, seed: int) -> list[ddz.P
     return positions
 
 
+DEAL_KINDS = ("three", "two", "uno")
+DEAL_LABELS = {
+    "three": "whole deals, 3 seats (20 v 17 v 17)",
+    "two": "whole deals, 2 seats (20 v 17)",
+    "uno": "whole deals, Uno the Landlord (22 v 18 v 18)",
+}
+
+
+def whole_deals(kind: str, count: int, seed: int) -> list[ddz.Position]:
+    """``count`` seeded whole deals, the landlord (seat 0) to lead, every hand known.
+    ``three``: ``ddz.CLASSIC``, 17 cards a seat and the kitty's 3 to the landlord (20 v 17 v
+    17, the kitty shown); ``uno``: ``ddz.UNO_LANDLORD`` the same way (22 v 18 v 18, Skip and
+    Reverse cards in the deck); ``two``: ``ddz.ENDGAME``, the landlord 20 cards and the
+    farmer 17 from one shuffled 54-card deck (the other 17 set aside). The same arguments
+    give the same deals on every machine."""
+    if kind not in DEAL_KINDS:
+        raise ValueError(f"a deal is one of {DEAL_KINDS}, not {kind!r}")
+    rules = {"three": ddz.CLASSIC, "two": ddz.ENDGAME, "uno": ddz.UNO_LANDLORD}[kind]
+    rng = random.Random(f"ddz-deal-{kind}-{seed}")
+    positions = []
+    for _ in range(count):
+        deck = list(str(rules.deck))
+        rng.shuffle(deck)
+        kitty: str | None = None
+        if kind == "two":
+            hands = ["".join(deck[0:20]), "".join(deck[20:37])]
+        else:
+            size, extra = rules.hand_size, rules.kitty_size
+            hands = ["".join(deck[i * size : (i + 1) * size]) for i in range(3)]
+            kitty = "".join(deck[3 * size : 3 * size + extra])
+            hands[0] += kitty
+        game = ddz.Game.from_position(rules, hands, landlord=0, to_act=0, kitty=kitty)
+        positions.append(game.position())
+    return positions
+
+
 def read_positions(path: Path) -> list[tuple[int | None, ddz.Position, str]]:
     """The lines of a position file: ``(value, position, comment)``. A line is ``VALUE
     POSITION`` with VALUE ``+1`` or ``-1`` (for the side to act; ``?`` for a position whose
@@ -119,7 +158,13 @@ def solve_all(request: dict[str, Any]) -> dict[str, Any]:
         )
         game = position.game()
         cpu = time.process_time()
-        result = solver.solve(game, time_limit=request["time_limit"], line=False)
+        result = solver.solve(
+            game,
+            time_limit=request["time_limit"],
+            node_limit=request.get("node_limit"),
+            score=request.get("score", False),
+            line=False,
+        )
         cpu = time.process_time() - cpu
         results.append(
             {"value": result.value, "seconds": result.seconds, "cpu": cpu, "nodes": result.nodes}
@@ -135,6 +180,8 @@ def run_size(texts: list[str], args: argparse.Namespace) -> dict[str, Any]:
         "time_limit": args.time_limit,
         "memory_mb": args.memory_mb,
         "threads": args.threads,
+        "node_limit": args.node_limit,
+        "score": args.score,
     }
     child = subprocess.run(
         [sys.executable, __file__, "--child"],
@@ -216,6 +263,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds a position")
     parser.add_argument("--memory-mb", type=int, default=256, help="the table's bound")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--node-limit", type=int, help="nodes a position (default: none)")
+    parser.add_argument("--score", action="store_true", help="solve for the exact score")
+    parser.add_argument(
+        "--deals", nargs="+", choices=DEAL_KINDS, help="solve --count whole deals of these kinds"
+    )
     parser.add_argument(
         "--clock",
         choices=("cpu", "wall"),
@@ -240,7 +292,11 @@ def main(argv: list[str] | None = None) -> int:
 
     # (label, texts, stored values or None)
     jobs: list[tuple[str, list[str], list[int | None] | None]] = []
-    if args.from_files:
+    if args.deals:
+        for kind in args.deals:
+            deals = whole_deals(kind, args.count, args.seed)
+            jobs.append((DEAL_LABELS[kind], [str(p) for p in deals], None))
+    elif args.from_files:
         for path in sorted(args.from_files.glob("*.txt")):
             entries = read_positions(path)
             jobs.append((path.name, [str(p) for _, p, _ in entries], [v for v, _, _ in entries]))

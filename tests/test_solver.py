@@ -251,6 +251,81 @@ def test_equivalent_ranks_choices(name: str) -> None:
     assert checked >= POSITIONS // 2
 
 
+# Three seats: the dominated kickers and equivalent ranks are left out for the landlord
+# (its opponents are the two farmers, their cards pooled) and for a farmer (no other seat
+# holding a card between the two ranks), the landlord's singles and pairs a farmer answers
+# to a win at once are left out, and a move no other seat answers skips both passes. The
+# seat to act holds a trio, quad or airplane and loose ranks (or loose singles, pairs and
+# trios), the others a few loose cards each
+THREE_SEAT_RULES = {
+    "classic": ddz.CLASSIC.replace(kitty_size=0),
+    "made-up": RULE_SETS["made-up"].replace(players=3, kitty_size=0, quad_as_wings=True),
+}
+
+
+def three_seat_position(rules: ddz.Rules, seed: int) -> ddz.Game | None:
+    """Three seats, the seat to act with a kicker or set hand, the others 1-3 loose cards
+    each; the landlord a random seat; half of them answering the move the seat before has
+    just played."""
+    rng = random.Random(seed)
+    deck = str(rules.deck)
+    counts = {rank: deck.count(rank) for rank in "3456789TJQKA2XD"}
+    landlord, to_act = rng.randint(0, 2), rng.randint(0, 2)
+    hands = ["", "", ""]
+    if rng.random() < 0.5:
+        hands[to_act] = kicker_hand(rng, counts)
+    else:
+        hands[to_act] = set_hand(rng, counts, rng.randint(3, 4))
+    for seat in range(3):
+        if seat != to_act:
+            hands[seat] = set_hand(rng, counts, rng.randint(1, 2))
+    table, before = None, (to_act + 2) % 3
+    if rng.random() < 0.5:
+        other = ddz.Game.from_position(rules, hands, landlord=landlord, to_act=before)
+        table = rng.choice(other.legal_actions())
+        hands[before] = str(ddz.Cards.parse(hands[before]) - table.cards)
+        if not hands[before]:
+            return None
+    return ddz.Game.from_position(
+        rules,
+        hands,
+        landlord=landlord,
+        to_act=to_act,
+        table=table,
+        table_player=None if table is None else before,
+    )
+
+
+@pytest.mark.parametrize("name", sorted(THREE_SEAT_RULES))
+def test_three_seat_choices(name: str) -> None:
+    checked = agreed_with_minimax(THREE_SEAT_RULES[name], three_seat_position, POSITIONS // 4)
+    assert checked >= POSITIONS // 8
+
+
+def test_three_seat_landlord_moves_left_out_as_answered_lose() -> None:
+    # the farmer holding the farmers' highest single (pair), its partner passing, answers the
+    # landlord's lower singles (pairs) and leads to a static win: each must lose, by the
+    # minimax
+    rules = THREE_SEAT_RULES["classic"]
+    solver = ddz.Solver(rules, memory_mb=1)._core
+    left_out = 0
+    for seed in range(POSITIONS // 2):
+        game = three_seat_position(rules, seed)
+        if game is None:
+            continue
+        for code in solver._answered_moves(*core_fields(game)):
+            move = ddz.Move.from_code(code)
+            assert game.current_player == game.landlord
+            assert move in game.legal_actions(), (game.hands, move)
+            child = game.copy()
+            child.step(move)
+            value = reference.value_for_side_to_act(child)
+            # the child's side to act is a farmer: it wins
+            assert value == 1, (game.hands, game.table, move)
+            left_out += 1
+    assert left_out >= POSITIONS // 20  # the test is not empty
+
+
 @pytest.mark.parametrize("name", sorted(KICKER_RULES))
 def test_moves_left_out_as_answered_lose(name: str) -> None:
     # where the other seat's highest single (pair) beats all of the side's and its hand then

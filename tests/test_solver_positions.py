@@ -5,6 +5,7 @@ re-solved (and checked against the slow reference minimax), and the benchmark ru
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +43,22 @@ def test_random_positions_are_seeded_and_sized() -> None:
     for position in bench.random_positions(3, 20, 3, seed=0):
         assert position.rules == ddz.CLASSIC
         assert [len(hand) for hand in position.hands] == [8, 6, 6]
+
+
+def test_whole_deals_are_seeded_and_whole() -> None:
+    sizes = {"three": [20, 17, 17], "two": [20, 17], "uno": [22, 18, 18]}
+    for kind, expected in sizes.items():
+        deals = bench.whole_deals(kind, 3, seed=1)
+        assert [str(p) for p in deals] == [str(p) for p in bench.whole_deals(kind, 3, seed=1)]
+        assert [str(p) for p in deals] != [str(p) for p in bench.whole_deals(kind, 3, seed=2)]
+        for position in deals:
+            assert [len(hand) for hand in position.hands] == expected
+            assert position.landlord == 0 and position.to_act == 0 and position.table is None
+            if kind != "two":  # the whole deck, the kitty among the landlord's cards
+                assert sum(len(hand) for hand in position.hands) == len(position.rules.deck)
+                assert len(position.kitty) == position.rules.kitty_size
+    with pytest.raises(ValueError, match="a deal is one of"):
+        bench.whole_deals("four", 1, seed=0)
 
 
 def test_read_positions_reports_bad_lines(tmp_path: Path) -> None:
@@ -93,12 +110,15 @@ def test_benchmark_checks_stored_values(tmp_path: Path) -> None:
 # --- the shipped sets --------------------------------------------------------------------
 
 FILES = sorted(POSITIONS.glob("*.txt"))
-# every set is re-solved here: about 15 s of CPU in all since the ordering by plays left
-# (`python benchmarks/solver.py --from-files benchmarks/positions` times them)
-RESOLVED = {path.stem for path in FILES}
-# the sets that may hold positions not verified within the maker's time limit ("?"):
-# none since every shipped position verifies (benchmarks/make_positions.py)
-UNKNOWN_ALLOWED: set[str] = set()
+DEALS = sorted(POSITIONS.glob("deal-*.txt"))
+# every set but the whole deals is re-solved here: about 15 s of CPU in all since the
+# ordering by plays left (`python benchmarks/solver.py --from-files benchmarks/positions`
+# times them); of the whole deals, those settled in few nodes (below)
+RESOLVED = {path.stem for path in FILES} - {path.stem for path in DEALS}
+DEAL_NODES = 100_000
+# the sets that may hold positions not settled within the maker's budget ("?"): the whole
+# deals (benchmarks/make_positions.py's DEALS)
+UNKNOWN_ALLOWED: set[str] = {path.stem for path in DEALS}
 # also checked against the slow reference minimax (about a second in all)
 REFERENCE = {"two-10": 6, "three-12": 2}
 
@@ -107,7 +127,8 @@ def test_the_shipped_sets_are_there() -> None:
     names = {path.stem for path in FILES}
     two = {f"two-{size}" for size in bench.TWO_SEAT_SIZES}
     three = {f"three-{size}" for size in bench.THREE_SEAT_SIZES}
-    assert two | three | {"puzzles"} <= names
+    deals = {f"deal-{kind}" for kind in bench.DEAL_KINDS}
+    assert two | three | deals | {"puzzles"} <= names
 
 
 @pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
@@ -127,6 +148,12 @@ def test_a_file_parses_and_says_its_rules(path: Path) -> None:
     if path.stem == "puzzles":
         assert all(comment for _, _, comment in entries)  # every puzzle says its source
         return
+    if path in DEALS:
+        kind = path.stem.split("-")[1]
+        expected = bench.whole_deals(kind, len(entries), seed=0)
+        assert [str(p) for _, p, _ in entries] == [str(p) for p in expected]
+        assert all(re.match(r"[0-9,]+ nodes", comment) for _, _, comment in entries)
+        return
     seats_word, size = path.stem.split("-")
     seats = 2 if seats_word == "two" else 3
     expected = bench.random_positions(seats, int(size), len(entries), seed=0)
@@ -140,6 +167,22 @@ def test_stored_values_are_the_solvers(path: Path) -> None:
         # about 2.5 s of CPU
         result = ddz.Solver(position.rules).solve(position.game(), time_limit=300, line=False)
         assert result.value == value, str(position)
+
+
+@pytest.mark.parametrize("path", DEALS, ids=lambda p: p.stem)
+def test_stored_values_of_the_quick_deals_are_the_solvers(path: Path) -> None:
+    settled = sorted(
+        (int(comment.split(" ")[0].replace(",", "")), value, str(position))
+        for value, position, comment in bench.read_positions(path)
+        if value is not None
+    )
+    assert settled  # the test is not empty
+    # the deals settled within DEAL_NODES nodes, or else the quickest one
+    quick = [entry for entry in settled if entry[0] <= DEAL_NODES] or settled[:1]
+    for nodes, value, text in quick:
+        position = ddz.Position.parse(text)
+        result = ddz.Solver(position.rules).solve(position.game(), node_limit=2 * nodes)
+        assert result.value == value, text
 
 
 @pytest.mark.parametrize("name", sorted(REFERENCE))

@@ -15,18 +15,20 @@ farmer's turn: then the value is not negated), in C without the GIL:
 * a side that leads and can split its hand into moves no opponent answers plus one more
   wins at once (``static_win``), and so does a side that answers with a move no opponent
   answers after which its hand passes that test (``answer_static_win``);
-* two seats, win/loss mode: a move whose kickers could be swapped for lower cards of the same
-  count, held as often and in no chain, is left out (the lower kickers are at least as good),
-  and so is a single, pair or trio that a lower one would replace with the opponent holding
-  no answer between the two;
-* two seats: a move the opponent cannot answer goes on to the mover's next lead at once (the
-  pass in between is no node of its own);
-* two seats, win/loss mode, at nodes expected lost: the singles (pairs) below the opponent's
-  highest single (pair), which the side cannot beat, are left out on one static test of the
-  opponent's hand after it (``drop_answered``);
+* win/loss mode: a move whose kickers could be swapped for lower cards of the same count,
+  held as often and in no chain, is left out (the lower kickers are at least as good), and
+  so is a single, pair or trio that a lower one would replace with the opponents holding no
+  answer between the two (three seats: the landlord's moves, the farmers' cards pooled; a
+  farmer's only where no other seat holds a card between the two ranks);
+* a seat that holds no answer to the move to beat passes at once (the pass is no node of
+  its own): two seats, the opponent; three seats, each seat in turn;
+* win/loss mode, at nodes expected lost, two seats and a three-seat landlord: the singles
+  (pairs) below the opponents' highest single (pair), which the side cannot beat, are left
+  out on one static test of the hand holding it after it (``drop_answered``);
 * moves are ordered: the table's move first, then the moves that leave the hand the fewest
   plays from empty, those the opponents can answer counted twice (``split_cost``, memoised),
-  the most cards among those, bombs and the rocket next to last, the pass last;
+  the most cards among those, bombs and the rocket next to last, the pass last (a farmer's
+  pass first where its partner's move is one the landlord cannot beat);
 * node and time limits stop the search with an "unknown" result; threads search the same root
   on one shared table with different orderings (lazy SMP) and the first to finish answers.
 
@@ -61,6 +63,23 @@ from ddz._core.solver_order cimport *
 # The packing of the canonical key (solver_keys.pxd): pext where the CPU runs it fast, chosen
 # once, here
 FAST_PEXT = pext_is_fast()
+
+# the shortcuts a new search uses (FLAG_* of solver_order.pxd); the tests switch some off to
+# check that the verdicts do not change
+cdef int search_flags = FLAGS_DEFAULT
+
+
+def _set_flags(int flags):
+    """Switch the search's shortcuts (a FLAG_* mask; FLAGS_DEFAULT by default) for the solves
+    that start from now on: for the tests and benchmarks, which compare the verdicts."""
+    global search_flags
+    if not 0 <= flags <= FLAGS_ALL:
+        raise ValueError(f"flags must be 0..{FLAGS_ALL}")
+    search_flags = flags
+
+
+def _get_flags():
+    return search_flags
 
 
 def _pack_both(uint64_t word, uint64_t mask):
@@ -118,7 +137,11 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef uint64_t most_nodes = 0, before
     cdef int alpha0 = alpha
     cdef Pos child
-    cdef Opponents opponents
+    cdef Opponents opponents, others_cards
+    cdef Opponents seat_cards[3]
+    cdef const Opponents* seats = NULL
+    cdef const Opponents* others = NULL
+    cdef const Opponents* skipped = NULL
     cdef bint same, ahead, early_static
     cdef uint64_t child_chains[3]
     cdef uint64_t ahead_chains[3 * PREFETCH_MOVES]
@@ -191,10 +214,28 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         return 1
     if tt_index >= n:
         tt_index = -1
+    # the cards of every other seat, pooled, for the passes skipped (advance)
+    if p.players == 2:
+        others = &opponents
+    elif p.current == p.landlord:
+        others = &opponents
+    elif S.flags & (FLAG_DOUBLE_PASS | FLAG_FARMER_PRUNING):
+        load_opponents(&others_cards, p.hands[0] + p.hands[1] + p.hands[2]
+                       - p.hands[p.current])
+        others = &others_cards
+    skipped = others if p.players == 2 or S.flags & FLAG_DOUBLE_PASS else NULL
+    if p.players == 3 and S.flags & FLAG_FORCED_PASSES:
+        # each other seat's own cards: a seat with no answer passes at once (advance)
+        for j in range(3):
+            if j != p.current:
+                load_opponents(&seat_cards[j], p.hands[j])
+        seats = seat_cards
+        skipped = NULL
     scores = S.scores + base
     order = S.order + base
-    m = kept_moves(S, p, &opponents, moves, n, order, chains[p.current])
-    if not cut and base > 0 and p.players == 2 and not S.score_mode:
+    m = kept_moves(S, p, &opponents, others, moves, n, order, chains[p.current])
+    if not cut and base > 0 and not S.score_mode and (p.players == 2 or (
+            S.flags & FLAG_LANDLORD_DROP and p.current == p.landlord)):
         j = drop_answered(&S.rs, p, &opponents, moves, order, m, moves + n, sink.cap - n)
         if j < m:
             best = -1                # the moves left out lose
@@ -213,7 +254,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             ahead_index[j] = index
             if ends_game(p, moves[index]):
                 continue                 # never searched
-            advance(&S.rs, p, &opponents, moves[index], &ahead_child[j])
+            advance(&S.rs, p, skipped, seats, moves[index], &ahead_child[j])
             chains_after(&S.rs, &ahead_child[j], chains, p.current, ahead_chains + 3 * j)
             keys[index] = canonical_key(S, &ahead_child[j], ahead_chains + 3 * j)
             prefetch(S.tt.entries + BUCKET * (keys[index] & S.tt.active_mask))
@@ -238,7 +279,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             child_key = keys[index]
             memcpy(child_chains, ahead_chains + 3 * j, sizeof(child_chains))
         else:
-            advance(&S.rs, p, &opponents, move, &child)
+            advance(&S.rs, p, skipped, seats, move, &child)
             chains_after(&S.rs, &child, chains, p.current, child_chains)
             child_key = canonical_key(S, &child, child_chains)
         same = side_of(p, child.current) == side_of(p, p.current)
@@ -416,7 +457,8 @@ cdef class SolverCore:
         cdef int* order
         cdef list dropped = []
         self.check_position(hands, table, table_player, current, landlord, 1, let, &pos)
-        if pos.players != 2:
+        if pos.players != 2 and (pos.current != pos.landlord
+                                 or not search_flags & FLAG_LANDLORD_DROP):
             return dropped
         moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
         order = <int*>malloc(STACK_SIZE * sizeof(int))
@@ -472,6 +514,7 @@ cdef class SolverCore:
         S.score_mode = score_mode
         S.spring = self.spring
         S.noise = thread * 7919
+        S.flags = search_flags
         if self.nthreads == 1:
             self.stop_flag[0] = 0
         with nogil:

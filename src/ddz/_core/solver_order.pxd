@@ -10,7 +10,7 @@ from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 from ddz._core.solver_position cimport *
 from ddz._core.solver_keys cimport mix64, chain_starts, chain_ranks_of_hand, LOW_RANKS
-from ddz._core.solver_static cimport Opponents, answer_by_bombs, answerable_ranks, top_rank
+from ddz._core.solver_static cimport Opponents, answer_by_bombs, answerable_ranks, top_rank, can_answer
 
 # ---------------------------------------------------------------------------------------
 # Move ordering
@@ -23,6 +23,18 @@ from ddz._core.solver_static cimport Opponents, answer_by_bombs, answerable_rank
 # first made 30- and 34-card trees 5-20 times smaller than the most cards alone; counting
 # answerable plays twice and keeping the bombs back halved the hardest 34-card trees again.
 # A history heuristic and a bonus for moves no opponent can answer made the trees bigger.
+
+cdef enum:
+    FLAG_LANDLORD_PRUNING = 1   # the dominated moves left out for a three-seat landlord too
+    FLAG_DOUBLE_PASS = 2        # three seats: a move no other seat answers skips both passes
+    FLAG_PARTNER_PASS = 4       # three seats: a farmer passes its partner's move first
+    FLAG_FARMER_PRUNING = 8     # three seats: a farmer's dominated moves, no other seat
+                                # holding a card between the two ranks
+    FLAG_PARTNER_HOLDS = 16     # three seats: ... only where the landlord cannot answer it
+    FLAG_LANDLORD_DROP = 32     # three seats: drop_answered for the landlord too
+    FLAG_FORCED_PASSES = 64     # three seats: a seat that holds no answer passes at once
+    FLAGS_ALL = 127
+    FLAGS_DEFAULT = 123         # all but FLAG_PARTNER_PASS (measured: see the history)
 
 cdef enum:
     PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (512 KB)
@@ -178,11 +190,26 @@ cdef inline bint dominated_by(uint64_t used, uint64_t spare) noexcept nogil:
     return used != 0 and spare != 0 and ddz_ctz64(spare) < 63 - ddz_clz64(used)
 
 
+cdef inline bint dominated_strictly(uint64_t used, uint64_t spare,
+                                    uint64_t theirs) noexcept nogil:
+    """A rank k2 of used and a rank k1 of spare below it, theirs holding no rank in (k1, k2]?"""
+    cdef uint64_t bit, below
+    while used:
+        bit = used & (~used + 1)         # the lowest rank left
+        used &= used - 1
+        below = spare & (bit - 1)
+        if below and not (theirs & (bit | (bit - 1)) & ranks_above(top_rank(below))):
+            return True
+    return False
+
+
 cdef inline bint dominated_kickers(uint64_t move, uint64_t ones, uint64_t spare_ones,
-                                   uint64_t twos, uint64_t spare_twos) noexcept nogil:
+                                   uint64_t twos, uint64_t spare_twos,
+                                   const uint64_t* strict) noexcept nogil:
     """Does move play, as kickers, every card of a rank k2 held once (ones) or twice (twos)
     and no card of a lower rank k1 held as often and in spare_ones / spare_twos? (Y above:
-    then the same move with k1 for k2 is at least as good.)"""
+    then the same move with k1 for k2 is at least as good.) strict (a three-seat farmer):
+    the ranks every other seat holds (a spread set), none of which may lie in (k1, k2]."""
     cdef int kind = code_kind(move)
     cdef uint64_t cards
     if not (kind == TRIO_SINGLE or kind == TRIO_PAIR or kind == FOUR_TWO_SINGLES
@@ -190,6 +217,10 @@ cdef inline bint dominated_kickers(uint64_t move, uint64_t ones, uint64_t spare_
         return False
     cards = code_cards(move)
     # ranks held once or twice are never main ranks (a trio or a quad): kickers
+    if strict != NULL:
+        return (dominated_strictly(cards & ones, spare_ones & ~cards, strict[0])
+                or dominated_strictly((cards >> 1) & ~cards & twos,
+                                      spare_twos & ~(cards | (cards >> 1)), strict[0]))
     if dominated_by(cards & ones, spare_ones & ~cards):
         return True
     return dominated_by((cards >> 1) & ~cards & twos, spare_twos & ~(cards | (cards >> 1)))
@@ -197,11 +228,14 @@ cdef inline bint dominated_kickers(uint64_t move, uint64_t ones, uint64_t spare_
 
 cdef inline bint dominated_set(const Pos* p, const Opponents* o, const uint64_t* moves,
                                Py_ssize_t n, uint64_t move, const uint64_t* held,
-                               const uint64_t* spare, const uint64_t* broken) noexcept nogil:
+                               const uint64_t* spare, const uint64_t* broken,
+                               bint strict) noexcept nogil:
     """Is move a single, pair or trio (with or without kickers) whose main rank b is held
     exactly that often (held[width]) while a lower rank a of spare[width] beats the table,
     the opponent holds that many of no rank in (a, b], and the same move with a for b is
-    among the moves? (Then that move is at least as good: see above.)"""
+    among the moves? (Then that move is at least as good: see above.) strict (a three-seat
+    farmer, o every other seat's cards): they hold no card at all in (a, b], so that every
+    seat, the partner too, answers a's moves of every width exactly as b's."""
     cdef int kind = code_kind(move), width, a, b
     cdef uint64_t bit, candidates, theirs, other
     cdef Py_ssize_t i
@@ -226,6 +260,8 @@ cdef inline bint dominated_set(const Pos* p, const Opponents* o, const uint64_t*
         if not candidates:
             return False
     a = top_rank(candidates)
+    if strict:
+        theirs = o.has1
     if theirs & (bit | (bit - 1)) & ranks_above(a):
         return False
     if width < 3:
@@ -238,11 +274,25 @@ cdef inline bint dominated_set(const Pos* p, const Opponents* o, const uint64_t*
     return False                     # a's cards among the kickers: no such move
 
 
+cdef inline Py_ssize_t every_move(int* order, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        order[i] = <int>i
+    return n
+
+
 cdef inline Py_ssize_t kept_moves(Searcher* S, const Pos* p, const Opponents* o,
-                                  const uint64_t* moves, Py_ssize_t n, int* order,
-                                  uint64_t chained) noexcept nogil:
+                                  const Opponents* others, const uint64_t* moves,
+                                  Py_ssize_t n, int* order, uint64_t chained) noexcept nogil:
     """Fill order with the indices of the moves worth searching (all but the dominated
-    ones above, where they apply) and return how many."""
+    ones above, where they apply) and return how many. o: the other side's cards; others:
+    every other seat's (a three-seat farmer's partner too), NULL where not loaded.
+
+    Three seats: the landlord's opponents are the two farmers, their cards pooled (which
+    only adds answers): the copying above holds as with one opponent. A farmer's partner
+    would rather overtake a low card than a high one, so for a farmer the two ranks must
+    have no card of another seat between them (strict): then every seat answers the one as
+    it answers the other, and the copy plays the same game."""
     cdef Py_ssize_t i, m = 0
     cdef uint64_t choices
     cdef Hand hand
@@ -251,9 +301,18 @@ cdef inline Py_ssize_t kept_moves(Searcher* S, const Pos* p, const Opponents* o,
     cdef uint64_t broken[4]     # broken[w]: ranks held more often than w whose w-card plays
                                 # the dominance above may also judge
     cdef int width
-    cdef bint some = False
-    if p.players == 2 and not S.score_mode and S.rs.min_len[1] >= 2 \
-            and S.rs.min_len[2] >= 2:
+    cdef bint some = False, strict = False
+    cdef uint64_t strict_ranks = 0
+    cdef const uint64_t* strict_kickers = NULL
+    if p.players == 3 and p.current != p.landlord:
+        if not (S.flags & FLAG_FARMER_PRUNING) or others == NULL:
+            return every_move(order, n)
+        strict = True
+        o = others
+        strict_ranks = others.has1
+        strict_kickers = &strict_ranks
+    if (p.players == 2 or strict or (S.flags & FLAG_LANDLORD_PRUNING)) \
+            and not S.score_mode and S.rs.min_len[1] >= 2 and S.rs.min_len[2] >= 2:
         # ranks 3..2 held exactly once, twice, three times
         load_hand(&hand, p.hands[p.current])
         for width in range(1, 4):
@@ -282,8 +341,10 @@ cdef inline Py_ssize_t kept_moves(Searcher* S, const Pos* p, const Opponents* o,
                 spare[width] = 0     # fewer than two ranks to choose between
             some = some or spare[width] != 0
     for i in range(n):
-        if some and (dominated_kickers(moves[i], held[1], spare[1], held[2], spare[2])
-                     or dominated_set(p, o, moves, n, moves[i], held, spare, broken)):
+        if some and (dominated_kickers(moves[i], held[1], spare[1], held[2], spare[2],
+                                       strict_kickers)
+                     or dominated_set(p, o, moves, n, moves[i], held, spare, broken,
+                                      strict)):
             continue
         order[m] = <int>i
         m += 1
@@ -307,6 +368,10 @@ cdef inline void order_moves(Searcher* S, const Pos* p, const Opponents* o,
         kind = code_kind(moves[i])
         if moves[i] == 0:
             score = -(1 << 20)           # the pass
+            if S.flags & (FLAG_PARTNER_PASS | FLAG_PARTNER_HOLDS) and p.players == 3 and \
+                    p.table_player >= 0 and side_of(p, p.table_player) == side_of(p, p.current) \
+                    and (S.flags & FLAG_PARTNER_PASS or not can_answer(&S.rs, o, p.table)):
+                score = 1 << 29          # the partner's move: let it hold the trick first
         elif kind == BOMB or kind == ROCKET:
             score = -(1 << 19)           # kept back
         else:

@@ -39,6 +39,8 @@ ctypedef struct Searcher:
     int score_mode
     int spring              # the rules count a spring
     int noise               # lazy SMP: this thread's ordering perturbation (0: none)
+    int flags               # the shortcuts switched on (FLAG_* of solver.pyx; tests turn
+                            # them off to cross-check the search)
     int busy                # a solve is using this searcher (set and tested under the GIL)
     uint64_t* plays         # split_cost memo, direct-mapped: the top 56 bits of the hash of
                             # the hand and the opponents' summary, then cost + 1 (a hash

@@ -110,17 +110,30 @@ cdef inline bint can_answer(const RuleSet* rs, const Opponents* o, uint64_t move
     return sink.n > 1                # the pass is the first
 
 
-cdef inline void advance(const RuleSet* rs, const Pos* p, const Opponents* o, uint64_t move,
-                         Pos* child) noexcept nogil:
-    """child: p after move and, in a two-seat position, after the opponent's pass too when it
-    holds no answer to move (o: its cards, load_opponents_of): a node whose one move is the
-    pass is not searched on its own."""
-    cdef int kind = code_kind(move)
+cdef inline void advance(const RuleSet* rs, const Pos* p, const Opponents* others,
+                         const Opponents* seats, uint64_t move, Pos* child) noexcept nogil:
+    """child: p after move and after the passes of the other seats too when none of them
+    holds an answer to move (others: every other seat's cards pooled, which only adds
+    answers; NULL: none skipped): a node whose one move is the pass is not searched on its
+    own. The mover then leads again (the trick is over). seats (three seats; NULL: not
+    used): each seat's cards, by seat: every seat that holds no answer to the move to beat
+    passes at once, one after the other (its one move), the mover's pass too."""
+    cdef int kind = code_kind(move), k
     child[0] = p[0]
     play(child, move)
-    if p.players == 2 and move != 0 and kind != SKIP and kind != REVERSE \
-            and not can_answer(rs, o, move):
+    if seats != NULL:
+        if kind == SKIP or kind == REVERSE:
+            return
+        for k in range(2):
+            if child.table == 0 or can_answer(rs, seats + child.current, child.table):
+                return
+            play(child, 0)
+        return
+    if others != NULL and move != 0 and kind != SKIP and kind != REVERSE \
+            and not can_answer(rs, others, move):
         play(child, 0)
+        if p.players == 3:
+            play(child, 0)
 
 
 cdef inline bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcept nogil:
@@ -285,10 +298,11 @@ cdef inline bint answer_static_win(const RuleSet* rs, const Pos* p, const Oppone
     return False
 
 
-# Answered at once (two seats, win/loss mode): where no single of the side to act beats the
-# opponent's highest single u, and the side holds no bomb, rocket or action card, the
-# opponent answers any single below u with u, which nothing answers in turn, and leads
-# again; if its hand without u then passes static_win against the side's cards as they are
+# Answered at once (two seats, or a three-seat landlord; win/loss mode): where no single of
+# the side to act beats the opponents' highest single u, and the side holds no bomb, rocket
+# or action card, the opponent holding u (three seats: the farmer holding it, its partner
+# passing until it has played u) answers any single below u with u, which nothing answers
+# in turn, and leads again; if its hand without u then passes static_win against the side's cards as they are
 # (a single more than it will hold: more cards only add answers), every single of the side
 # below u loses. The same for pairs with the opponent's highest pair. One test stands
 # for all such singles (pairs) of a node, which the search then leaves out (the child
@@ -305,7 +319,7 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
     cdef uint64_t mine = p.hands[p.current], theirs
     cdef Hand hand
     cdef Opponents side
-    cdef int width, top, kind
+    cdef int width, top, kind, seat
     cdef int below[3]                # by width: the moves below this rank lose (-1: none)
     cdef Py_ssize_t j, kept
     cdef bint some
@@ -332,8 +346,13 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
                 break
         if not some:
             continue
-        if wins_leading_after(rs, p, 1 - p.current, digit(top, width), &side, buf, cap):
-            below[width] = top
+        for seat in range(p.players):
+            # the seat holding the answer (three seats: a farmer, its partner passing)
+            if seat == p.current or (p.players == 3 and count_of(p.hands[seat], top) < width):
+                continue
+            if wins_leading_after(rs, p, seat, digit(top, width), &side, buf, cap):
+                below[width] = top
+                break
     if below[1] < 0 and below[2] < 0:
         return m
     kept = 0
