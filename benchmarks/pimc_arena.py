@@ -5,6 +5,7 @@ PIMC takes a decision.
                                     [--worlds 100] [--playouts 1000] [--keep 8] [--work 1000000]
                                     [--exact-cards 12] [--node-limit 2000] [--solve-nodes 20000]
                                     [--win-weight 1] [--epsilon 0] [--objective score]
+                                    [--pass-weight 0.2] [--oversample 3] [--time-limit S]
                                     [--json PATH]
 
 Every deal is played under every seating (``ddz.arena.run_arena``): classic rules, PIMC alone
@@ -115,6 +116,9 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "win_weight": args.win_weight,
         "epsilon": args.epsilon,
         "objective": args.objective,
+        "pass_weight": args.pass_weight,
+        "oversample": args.oversample,
+        "time_limit": args.time_limit,
     }
 
     def make(seed: int | None) -> AnyAgent:
@@ -175,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--win-weight", type=float, default=1.0)
     parser.add_argument("--epsilon", type=int, default=0)
     parser.add_argument("--objective", choices=["score", "wp"], default="score")
+    parser.add_argument("--pass-weight", type=float, default=0.2)
+    parser.add_argument("--oversample", type=int, default=3)
+    parser.add_argument("--time-limit", type=float, default=None)
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

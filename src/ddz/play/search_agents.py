@@ -19,8 +19,10 @@ search") has how they work and their measured strength.
 from __future__ import annotations
 
 import random
+import threading
 import time
-from typing import ClassVar, Literal
+from collections.abc import Callable
+from typing import ClassVar, Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -37,8 +39,11 @@ from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.rules import Rules
 from ddz.doudizhu.solver import Solver
 from ddz.doudizhu.worlds import Worlds, sample_worlds
+from ddz.play.inference import pass_weights, passes_over_beatable, resample
 
 __all__ = ["OBJECTIVES", "PIMCAgent", "SolverAgent"]
+
+_T = TypeVar("_T")
 
 OBJECTIVES = ("wp", "score")
 """What :class:`PIMCAgent` plays for: ``"wp"`` the share of sampled worlds it wins (win
@@ -83,6 +88,40 @@ _DIRECT_WORK = 1 << 22
 def _limit(value: float | None, name: str) -> float | None:
     """A number of seconds above 0, or None (TypeError for text, bools, ...)."""
     return None if value is None else check_number(value, name, positive=True)
+
+
+def _run_until(stop: _playouts.Stop, work: Callable[[], _T], deadline: float) -> _T:
+    """``work()`` (playouts in C without the GIL, stopped by ``stop``) on a helper thread,
+    asked to stop at the clock's ``deadline`` (``time.perf_counter``) and on Ctrl-C. The
+    request is repeated until the call ends: a call clears the flag when it starts."""
+    box: list[tuple[bool, object]] = []
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            box.append((True, work()))
+        except BaseException as error:  # handed to the caller below
+            box.append((False, error))
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=target, name="ddz-pimc-playouts", daemon=True)
+    try:
+        thread.start()
+        while not done.wait(min(0.2, max(0.0, deadline - time.perf_counter()))):
+            if time.perf_counter() >= deadline:
+                stop.request_stop()
+                done.wait(0.0005)
+    except BaseException:
+        while not done.wait(0.01):
+            stop.request_stop()
+        raise
+    thread.join()
+    ok, result = box[0]
+    if not ok:
+        assert isinstance(result, BaseException)
+        raise result
+    return result  # type: ignore[return-value]
 
 
 class SolverAgent:
@@ -251,6 +290,8 @@ class PIMCAgent:
         epsilon: int = 0,
         time_limit: float | None = None,
         objective: str = "score",
+        pass_weight: float = 0.2,
+        oversample: int = 3,
     ) -> None:
         self.rules = rules
         self.objective = _objective(objective)
@@ -264,11 +305,27 @@ class PIMCAgent:
         self.win_weight = check_number(win_weight, "win_weight")
         self.epsilon = check_integer(epsilon, "epsilon", 0, 1000)
         self.time_limit = _limit(time_limit, "time_limit")
+        self.pass_weight = check_number(pass_weight, "pass_weight")
+        if not 0 < self.pass_weight <= 1:
+            raise ValueError(f"pass_weight must be above 0 and at most 1, not {pass_weight}")
+        self.oversample = check_integer(oversample, "oversample", 1, 64)
         self._rng = random.Random(None if seed is None else check_integer(seed, "seed"))
         self._solver: Solver | None = None
 
     def __repr__(self) -> str:
         return "PIMCAgent()"
+
+    def _sample(self, observation: Observation, rules: Rules, seed: int) -> Worlds:
+        """Step 1: ``worlds`` worlds, drawn from ``oversample`` times as many weighted by
+        what the other seats' passes say (ddz.play.inference)."""
+        passes = []
+        if observation.phase == "play" and self.pass_weight < 1 and self.oversample > 1:
+            passes = passes_over_beatable(observation, rules)
+        if not passes:
+            return sample_worlds(observation, n=self.worlds, seed=seed, rules=rules)
+        pool = sample_worlds(observation, n=self.worlds * self.oversample, seed=seed, rules=rules)
+        weights = pass_weights(pool.hands, passes, rules, self.pass_weight)
+        return pool.take(resample(weights, self.worlds, seed))
 
     def set_rules(self, rules: Rules) -> None:
         """The rules the game is played by (public knowledge; ``choose`` calls this)."""
@@ -282,6 +339,8 @@ class PIMCAgent:
                 "PIMCAgent.act takes an Observation (game.observation(seat)), "
                 f"not {type(observation).__name__}"
             )
+        start = time.perf_counter()
+        deadline = None if self.time_limit is None else start + self.time_limit
         legal = list(observation.legal_actions)
         if not legal:
             raise ValueError("the observation has no legal actions: it is not this seat's turn")
@@ -297,10 +356,9 @@ class PIMCAgent:
             out = _going_out(len(observation.hand), legal)
             if out:  # a sure win now: no search can find a surer one
                 return _best_going_out(out)
-        start = time.perf_counter()
         seed = self._rng.getrandbits(64)
         try:
-            worlds = sample_worlds(observation, n=self.worlds, seed=seed, rules=rules)
+            worlds = self._sample(observation, rules, seed)
             template = worlds.game(0)
         except ValueError:
             # bidding seen without its history cannot be replayed: pass, always legal
@@ -329,19 +387,29 @@ class PIMCAgent:
             keep.add(passing)
         candidates = list(range(len(legal)))
         first = max(1, min(self.worlds, self.playouts // len(legal)))
+        early: tuple[list[int], npt.NDArray[np.int64]] | None = None
         if first < self.worlds and len(legal) > self.keep:
             # many actions: a first round in a few worlds, then the best few in all of them
-            payoffs = self._play(rules, state, worlds, first, codes, me, seed)
+            payoffs = self._play(rules, state, worlds, first, codes, me, seed, deadline)
+            if len(payoffs) == 0:  # the time limit came first
+                return legal[greedy]
+            early = (candidates, payoffs)
             value = self._value(payoffs)
             ranked = sorted(candidates, key=lambda j: (-value[j], j))[: self.keep]
             candidates = sorted(set(ranked) | keep)
-        payoffs = self._play(rules, state, worlds, self.worlds, codes[candidates], me, seed)
+        payoffs = self._play(
+            rules, state, worlds, self.worlds, codes[candidates], me, seed, deadline
+        )
+        if len(payoffs) == 0:  # the time limit came first: the first round's, else greedy
+            if early is None:
+                return legal[greedy]
+            candidates, payoffs = early
         proved = np.zeros(len(candidates), dtype=bool)
         if observation.phase == "play" and sum(observation.card_counts) <= self.exact_cards:
             chosen = [legal[j] for j in candidates]
             # the playouts' work limit may have stopped them before the last world
             hands = worlds.hands[: len(payoffs)]
-            proved = self._solve_worlds(template, hands, chosen, payoffs, me, start)
+            proved = self._solve_worlds(template, hands, chosen, payoffs, me, deadline)
         value = self._value(payoffs)
         allowed = list(range(len(candidates)))
         if proved.any():  # never trade a proved win for a playout's estimate
@@ -372,9 +440,10 @@ class PIMCAgent:
         codes: npt.NDArray[np.uint64],
         me: int,
         seed: int,
+        deadline: float | None = None,
     ) -> npt.NDArray[np.int64]:
         """Seat ``me``'s payoff in each of the first ``count`` worlds after each action (in
-        fewer worlds when the playouts' work reached ``work``)."""
+        fewer worlds when the playouts' work reached ``work``, or the clock ``deadline``)."""
         payoffs = np.empty((count, len(codes)), dtype=np.int64)
         hands, kitty = worlds.hands[:count], worlds.kitty[:count]
 
@@ -393,7 +462,10 @@ class PIMCAgent:
                 stop,
             )
 
-        if count * len(codes) <= _DIRECT_PLAYOUTS or 0 < self.work <= _DIRECT_WORK:
+        if deadline is not None:
+            stop = _playouts.Stop()
+            played, _ = _run_until(stop, lambda: run(stop), deadline)
+        elif count * len(codes) <= _DIRECT_PLAYOUTS or 0 < self.work <= _DIRECT_WORK:
             played, _ = run(None)  # short: no thread to pay for
         else:
             # long: in C without the GIL on a helper thread, this one waiting where Ctrl-C
@@ -419,7 +491,7 @@ class PIMCAgent:
         legal: list[Action],
         payoffs: npt.NDArray[np.int64],
         me: int,
-        start: float,
+        deadline: float | None,
     ) -> npt.NDArray[np.bool_]:
         """Step 3 of the class docstring: correct the playouts with exact solves. Returns
         which actions are proved won in every world of ``payoffs``: the action ends the
@@ -431,7 +503,6 @@ class PIMCAgent:
         landlord = template.landlord
         assert landlord is not None  # in play
         players = rules.players
-        deadline = None if self.time_limit is None else start + self.time_limit
         children = []
         won_in = np.zeros(len(legal), dtype=np.int64)  # worlds each action is proved won in
         over = np.zeros(len(legal), dtype=bool)

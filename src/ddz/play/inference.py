@@ -1,0 +1,131 @@
+"""What the play says about the hidden hands, as weights on sampled worlds (``PIMCAgent``'s
+step 1; docs/agents.md, "What PIMC infers").
+
+:func:`ddz.sample_worlds` already deals only the worlds consistent with everything a seat has
+*seen*: its hand, every card played, the card counts, and the shown kitty (the landlord's
+bottom cards it has not played are placed in its hand in every world). What it does not use
+is what the other seats *chose*. One choice is read here:
+
+* **a pass over a move the seat could have beaten**: in play, a seat that passed while
+  holding a move that beats the table's (of the table's kind, not a bomb or rocket) did
+  something legal but unusual. Each such pass multiplies a world's weight by
+  ``pass_weight`` (between 0 and 1): the likelihood that a seat holding a beater passes,
+  relative to a seat without one (which has to). A world where a seat held only bombs or a
+  rocket that beat it is not down-weighted: holding a bomb back is ordinary play. A farmer's
+  pass over its partner's move says nothing (letting a partner's move stand is ordinary), and
+  neither do the observing seat's own passes. The hand a seat held when it passed is its
+  hand in the world plus every card it played since.
+
+Nothing else is inferred: bids and passes in bidding, the choice of lead, the size of a
+move played are not read. The weights are soft on purpose: passing with a beater is legal
+and sometimes right, so no world is ever excluded, and when every world breaks the same
+evidence (a seat that passed strategically) the weights are equal again and the sample is
+the uniform one: the fallback when too few worlds agree with the play is built in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ddz._core.moves import Move, MoveType, legal_moves
+from ddz.doudizhu.observation import Observation
+from ddz.doudizhu.rules import Rules
+
+__all__ = ["Pass", "pass_weights", "passes_over_beatable", "resample"]
+
+_NOT_EVIDENCE = frozenset({MoveType.PASS, MoveType.BOMB, MoveType.ROCKET})
+_SPECIAL = frozenset({MoveType.SKIP, MoveType.REVERSE})
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A pass that says something: ``seat`` passed over ``table`` (played by another seat,
+    not its partner); ``since`` is the card integer of the cards ``seat`` played after it."""
+
+    seat: int
+    table: Move
+    since: int
+
+
+def passes_over_beatable(observation: Observation, rules: Rules) -> list[Pass]:
+    """The play-phase passes of the other seats that are evidence (see the module docstring),
+    read from the observation's history (an observation made without history gives none)."""
+    me = observation.player
+    landlord = observation.landlord
+    events: list[tuple[int, Move]] = []
+    table: Move | None = None
+    table_player: int | None = None
+    played_after: list[list[int]] = []  # for each event, the cards its seat played after it
+    for record in observation.history:
+        if record.phase != "play":
+            continue
+        action = record.action
+        if not isinstance(action, Move) or action.type in _SPECIAL:
+            return []  # a family whose moves this reading does not cover (UNO-style)
+        seat = record.player
+        if action.is_pass:
+            if table is None or table_player is None or seat == me:
+                continue
+            partners = (
+                rules.players == 3
+                and landlord is not None
+                and seat != landlord
+                and table_player != landlord
+            )
+            if not partners:
+                events.append((seat, table))
+                played_after.append([])
+            continue
+        table, table_player = action, seat
+        for (who, _), later in zip(events, played_after, strict=True):
+            if who == seat:
+                later.append(action.cards.mask)
+    return [
+        Pass(seat, move, _add(later))
+        for (seat, move), later in zip(events, played_after, strict=True)
+    ]
+
+
+def _add(masks: list[int]) -> int:
+    # card integers hold a count per digit; disjoint parts of one deck never carry
+    return sum(masks)
+
+
+def _has_beater(hand: int, table: Move, rules: Rules) -> bool:
+    return any(move.type not in _NOT_EVIDENCE for move in legal_moves(hand, table.code, rules))
+
+
+def pass_weights(
+    hands: npt.NDArray[np.uint64], passes: list[Pass], rules: Rules, pass_weight: float
+) -> npt.NDArray[np.float64]:
+    """Each world's weight (hands: worlds x players card integers): ``pass_weight`` to the
+    power of the number of ``passes`` whose seat held a non-bomb beater in that world."""
+    weights = np.ones(len(hands), dtype=np.float64)
+    if not passes or pass_weight == 1.0:
+        return weights
+    seen: dict[tuple[int, int], bool] = {}
+    for event in passes:
+        for i in range(len(hands)):
+            hand = int(hands[i, event.seat]) + event.since
+            key = (hand, event.table.code)
+            beats = seen.get(key)
+            if beats is None:
+                beats = seen[key] = _has_beater(hand, event.table, rules)
+            if beats:
+                weights[i] *= pass_weight
+    return weights
+
+
+def resample(weights: npt.NDArray[np.float64], n: int, seed: int) -> npt.NDArray[np.int64]:
+    """``n`` indices drawn in proportion to ``weights`` (systematic resampling: every index
+    appears floor or ceil of its expected count; reproducible with ``seed``)."""
+    total = float(weights.sum())
+    if total <= 0:
+        raise ValueError("no world has a weight above 0")
+    cumulative = np.cumsum(weights) / total
+    offset = np.random.default_rng(seed).random()
+    points = (np.arange(n) + offset) / n
+    return np.minimum(np.searchsorted(cumulative, points, side="right"), len(weights) - 1)
