@@ -17,14 +17,20 @@ from ddz.search_agents import PIMCAgent
 PASS_WEIGHT = 0.25
 
 
-def beats(move: Move, table: Move) -> bool:
-    """The plain rule: same kind and length, a higher rank (bombs and rockets are not
-    evidence, so they are left out here)."""
+def beats(move: Move, table: Move, hand: ddz.Cards) -> bool:
+    """The plain rule: same kind and length, a higher rank, and no card of a bomb or the
+    rocket of ``hand`` used (bombs and rockets are not evidence, so they are left out)."""
+    counts = hand.counts(actions=True)
+    used = move.cards.counts(actions=True)
+    bombs = [rank for rank in range(13) if counts[rank] == 4]
+    if counts[13] and counts[14]:
+        bombs += [13, 14]
     return (
         move.type == table.type
         and move.length == table.length
         and move.rank > table.rank
         and len(move.cards) == len(table.cards)
+        and not any(used[rank] for rank in bombs)
     )
 
 
@@ -46,7 +52,7 @@ def reference_weight(
         later = [r.action.cards.mask for r in play[index:] if r.player == record.player]
         hand = hands[record.player] + sum(later)
         leads = legal_moves(hand, 0, ddz.CLASSIC)
-        if any(beats(move, table.action) for move in leads):
+        if any(beats(move, table.action, ddz.Cards.from_mask(hand)) for move in leads):
             weight *= PASS_WEIGHT
     return weight
 
@@ -117,13 +123,15 @@ def test_a_bomb_is_not_a_beater_and_later_plays_count() -> None:
     def world(hand: str) -> list[int]:
         return [0, ddz.Cards(hand).mask, 0]
 
-    hands = np.array([world("4444"), world("A5"), world("45"), world("XD")], dtype=np.uint64)
+    worlds = ["4444", "A5", "45", "XD", "X5", "AAAA5"]
+    hands = np.array([world(hand) for hand in worlds], dtype=np.uint64)
     weights = pass_weights(hands, [event], ddz.CLASSIC, 0.5)
-    assert list(weights) == [1.0, 0.5, 1.0, 0.5]  # a bomb: no evidence; A, a joker: beaters
+    # a bomb, the rocket, an A of four: no evidence; an A, a lone joker: beaters
+    assert list(weights) == [1.0, 0.5, 1.0, 1.0, 0.5, 1.0]
     # a card played after the pass was held at the pass: an A played since is a beater
     later = Pass(event.seat, event.table, ddz.Cards("A").mask)
     assert list(pass_weights(hands[2:3], [later], ddz.CLASSIC, 0.5)) == [0.5]
-    assert list(pass_weights(hands, [event, later], ddz.CLASSIC, 1.0)) == [1.0] * 4
+    assert list(pass_weights(hands, [event, later], ddz.CLASSIC, 1.0)) == [1.0] * 6
 
 
 def test_resample_draws_in_proportion() -> None:

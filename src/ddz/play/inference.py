@@ -10,8 +10,9 @@ is what the other seats *chose*. One choice is read here:
   holding a move that beats the table's (of the table's kind, not a bomb or rocket) did
   something legal but unusual. Each such pass multiplies a world's weight by
   ``pass_weight`` (between 0 and 1): the likelihood that a seat holding a beater passes,
-  relative to a seat without one (which has to). A world where a seat held only bombs or a
-  rocket that beat it is not down-weighted: holding a bomb back is ordinary play. A farmer's
+  relative to a seat without one (which has to). A beater that is, or breaks, a bomb or the
+  rocket (four 4s, a 4 of them, the small joker of a rocket) is no evidence: holding a bomb
+  back is ordinary play, and so is keeping it whole. A farmer's
   pass over its partner's move says nothing (letting a partner's move stand is ordinary), and
   neither do the observing seat's own passes. The hand a seat held when it passed is its
   hand in the world plus every card it played since.
@@ -94,8 +95,29 @@ def _add(masks: list[int]) -> int:
     return sum(masks)
 
 
+_RANKS = 13  # digits 0..12 of a card integer: 3 to 2 (docs/layout.md); 13, 14 the jokers
+_JOKERS = 0o77 << (3 * _RANKS)
+
+
+def _bomb_cards(hand: int) -> int:
+    """The card bits of ``hand``'s bombs (four of a rank) and rocket (both jokers)."""
+    protected = 0
+    for rank in range(_RANKS):
+        if (hand >> (3 * rank)) & 7 == 4:
+            protected |= 7 << (3 * rank)
+    if (hand >> (3 * _RANKS)) & 7 and (hand >> (3 * _RANKS + 3)) & 7:
+        protected |= _JOKERS
+    return protected
+
+
 def _has_beater(hand: int, table: Move, rules: Rules) -> bool:
-    return any(move.type not in _NOT_EVIDENCE for move in legal_moves(hand, table.code, rules))
+    """Whether ``hand`` beats ``table`` with a move that is no bomb or rocket and breaks
+    none (a single X from the rocket, a 4 from 4444 do not count)."""
+    protected = _bomb_cards(hand)
+    return any(
+        move.type not in _NOT_EVIDENCE and not move.code & protected
+        for move in legal_moves(hand, table.code, rules)
+    )
 
 
 def pass_weights(

@@ -19,10 +19,8 @@ search") has how they work and their measured strength.
 from __future__ import annotations
 
 import random
-import threading
 import time
-from collections.abc import Callable
-from typing import ClassVar, Literal, TypeVar
+from typing import ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -42,8 +40,6 @@ from ddz.doudizhu.worlds import Worlds, sample_worlds
 from ddz.play.inference import pass_weights, passes_over_beatable, resample
 
 __all__ = ["OBJECTIVES", "PIMCAgent", "SolverAgent"]
-
-_T = TypeVar("_T")
 
 OBJECTIVES = ("wp", "score")
 """What :class:`PIMCAgent` plays for: ``"wp"`` the share of sampled worlds it wins (win
@@ -83,45 +79,13 @@ _DIRECT_PLAYOUTS = 4096
 """Playouts a call may hold (tens of milliseconds) and still run on the calling thread."""
 _DIRECT_WORK = 1 << 22
 """A work limit up to which a call runs on the calling thread (about 0.1 s of moves scored)."""
+_CHUNK_PLAYOUTS = 32
+"""Playouts between two readings of the clock under a time limit (about a millisecond)."""
 
 
 def _limit(value: float | None, name: str) -> float | None:
     """A number of seconds above 0, or None (TypeError for text, bools, ...)."""
     return None if value is None else check_number(value, name, positive=True)
-
-
-def _run_until(stop: _playouts.Stop, work: Callable[[], _T], deadline: float) -> _T:
-    """``work()`` (playouts in C without the GIL, stopped by ``stop``) on a helper thread,
-    asked to stop at the clock's ``deadline`` (``time.perf_counter``) and on Ctrl-C. The
-    request is repeated until the call ends: a call clears the flag when it starts."""
-    box: list[tuple[bool, object]] = []
-    done = threading.Event()
-
-    def target() -> None:
-        try:
-            box.append((True, work()))
-        except BaseException as error:  # handed to the caller below
-            box.append((False, error))
-        finally:
-            done.set()
-
-    thread = threading.Thread(target=target, name="ddz-pimc-playouts", daemon=True)
-    try:
-        thread.start()
-        while not done.wait(min(0.2, max(0.0, deadline - time.perf_counter()))):
-            if time.perf_counter() >= deadline:
-                stop.request_stop()
-                done.wait(0.0005)
-    except BaseException:
-        while not done.wait(0.01):
-            stop.request_stop()
-        raise
-    thread.join()
-    ok, result = box[0]
-    if not ok:
-        assert isinstance(result, BaseException)
-        raise result
-    return result  # type: ignore[return-value]
 
 
 class SolverAgent:
@@ -463,15 +427,54 @@ class PIMCAgent:
             )
 
         if deadline is not None:
-            stop = _playouts.Stop()
-            played, _ = _run_until(stop, lambda: run(stop), deadline)
-        elif count * len(codes) <= _DIRECT_PLAYOUTS or 0 < self.work <= _DIRECT_WORK:
+            return self._play_until(rules, state, hands, kitty, codes, me, payoffs, seed, deadline)
+        if count * len(codes) <= _DIRECT_PLAYOUTS or 0 < self.work <= _DIRECT_WORK:
             played, _ = run(None)  # short: no thread to pay for
         else:
             # long: in C without the GIL on a helper thread, this one waiting where Ctrl-C
             # reaches it (the solver's mechanism), the playouts stopped by their flag
             stop = _playouts.Stop()
             played, _ = run_interruptible(stop, lambda: run(stop))
+        return payoffs[:played]
+
+    def _play_until(
+        self,
+        rules: Rules,
+        state: bytes,
+        hands: npt.NDArray[np.uint64],
+        kitty: npt.NDArray[np.uint64],
+        codes: npt.NDArray[np.uint64],
+        me: int,
+        payoffs: npt.NDArray[np.int64],
+        seed: int,
+        deadline: float,
+    ) -> npt.NDArray[np.int64]:
+        """:meth:`_play` under a time limit: the worlds in chunks of about
+        ``_CHUNK_PLAYOUTS`` playouts (a millisecond or two), the clock read between chunks,
+        on this thread. Each chunk's playouts are seeded by its first world (a time limit
+        does not promise the untimed choices anyway)."""
+        step = max(1, _CHUNK_PLAYOUTS // len(codes))
+        played = work = 0
+        while played < len(hands) and time.perf_counter() < deadline:
+            end = min(len(hands), played + step)
+            budget = 0 if self.work == 0 else max(1, self.work - work)
+            done, spent = _playouts.greedy_playouts(
+                rules,
+                state,
+                hands[played:end],
+                kitty[played:end],
+                codes,
+                me,
+                payoffs[played:end],
+                seed ^ played,
+                self.epsilon,
+                budget,
+                None,
+            )
+            played += done
+            work += spent
+            if played < end or (self.work and work >= self.work):
+                break
         return payoffs[:played]
 
     def _value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:

@@ -1,0 +1,45 @@
+"""PIMCAgent's time limit, bidding and exact solves (tests/test_search_agents.py has the
+rest; tests/test_inference.py what it reads from the play)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import ddz
+from ddz.game import Game
+from ddz.search_agents import PIMCAgent
+
+
+def opening_lead() -> Game:
+    """A classic deal just bid: the landlord leads 20 cards (a few hundred legal moves)."""
+    game = Game(ddz.CLASSIC, seed=4)
+    game.step("bid 3")
+    assert game.phase == "play"
+    return game
+
+
+def test_a_time_limit_stops_the_whole_decision() -> None:
+    """Playouts that would take seconds stop at the time limit (a behaviour bound, generous
+    for a loaded machine: the limit was honoured to the tick before the playouts stopped
+    too, which took the decision to seconds)."""
+    game = opening_lead()
+    seen = game.observation(game.current_player)
+    heavy = {"worlds": 20_000, "playouts": 100_000, "work": 0, "rules": ddz.CLASSIC}
+    start = time.perf_counter()
+    action = PIMCAgent(1, time_limit=0.05, **heavy).act(seen)  # type: ignore[arg-type]
+    spent = time.perf_counter() - start
+    assert action in seen.legal_actions
+    assert spent < 1.0, f"a 0.05 s decision took {spent:.2f} s"
+
+
+def test_without_a_time_limit_a_seeded_decision_is_reproducible() -> None:
+    game = opening_lead()
+    for _ in range(6):  # a few plies in, with passes to read
+        game.step(
+            PIMCAgent(2, rules=ddz.CLASSIC, worlds=30).act(game.observation(game.current_player))
+        )
+    seen = game.observation(game.current_player)
+    chosen = {str(PIMCAgent(9, rules=ddz.CLASSIC, worlds=60).act(seen)) for _ in range(3)}
+    assert len(chosen) == 1
