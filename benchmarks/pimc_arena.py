@@ -6,6 +6,7 @@ PIMC takes a decision.
                                     [--exact-cards 12] [--node-limit 2000] [--solve-nodes 20000]
                                     [--win-weight 1] [--epsilon 0] [--objective score]
                                     [--pass-weight 0.2] [--oversample 3] [--time-limit S]
+                                    [--greedy-weight 1] [--bid-worlds 1000]
                                     [--json PATH]
 
 Every deal is played under every seating (``ddz.arena.run_arena``): classic rules, PIMC alone
@@ -119,6 +120,8 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "pass_weight": args.pass_weight,
         "oversample": args.oversample,
         "time_limit": args.time_limit,
+        "greedy_weight": args.greedy_weight,
+        "bid_worlds": args.bid_worlds,
     }
 
     def make(seed: int | None) -> AnyAgent:
@@ -182,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pass-weight", type=float, default=0.2)
     parser.add_argument("--oversample", type=int, default=3)
     parser.add_argument("--time-limit", type=float, default=None)
+    parser.add_argument("--greedy-weight", type=float, default=1.0)
+    parser.add_argument("--bid-worlds", type=int, default=1000)
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

@@ -11,7 +11,14 @@ import ddz
 from ddz._core.moves import Move, legal_moves
 from ddz.agents import GreedyAgent, choose
 from ddz.game import Game
-from ddz.play.inference import Pass, pass_weights, passes_over_beatable, resample
+from ddz.play.inference import (
+    Pass,
+    greedy_disagreements,
+    greedy_weights,
+    pass_weights,
+    passes_over_beatable,
+    resample,
+)
 from ddz.search_agents import PIMCAgent
 
 PASS_WEIGHT = 0.25
@@ -181,3 +188,67 @@ def test_worlds_take_keeps_the_view() -> None:
     assert taken.game(2).hands == worlds.game(4).hands
     with pytest.raises(IndexError):
         worlds.take([5])
+
+
+def reference_disagreements(game: Game, me: int, hands: tuple[int, ...]) -> list[int]:
+    """Replay the play with every hand known (hands: the hands now, plus what each seat
+    played), asking the Python GreedyAgent at every ply: each seat's count of differences."""
+    plays = [r for r in game.history if r.phase == "play"]
+    start = list(hands)
+    for record in plays:
+        start[record.player] += record.action.cards.mask
+    assert game.landlord is not None
+    world = Game.from_position(
+        game.rules,
+        [ddz.Cards.from_mask(mask) for mask in start],
+        landlord=game.landlord,
+        to_act=plays[0].player,
+        kitty=game.kitty,
+        bid=game.bid,
+    )
+    agent, counts = GreedyAgent(), [0] * game.rules.players
+    for record in plays:
+        counts[record.player] += choose(agent, world) != record.action
+        world.step(record.action)
+    return counts
+
+
+def test_greedy_disagreements_match_a_python_replay() -> None:
+    games = games_with_passes(4)
+    # a PIMC seat plays seat 1 in the last two: its moves are not all greedy ones
+    for game in games[2:]:
+        pimc = PIMCAgent(3, rules=ddz.CLASSIC, worlds=10)
+        for _ in range(4):
+            if game.is_over:
+                break
+            seat = game.current_player
+            game.step(
+                pimc.act(game.observation(seat)) if seat == 1 else choose(GreedyAgent(), game)
+            )
+    seen_any = False
+    for game in games:
+        if game.is_over:
+            continue
+        me = game.current_player
+        seen = game.observation(me)
+        worlds = ddz.sample_worlds(seen, n=12, seed=1, rules=ddz.CLASSIC)
+        counts = greedy_disagreements(seen, ddz.CLASSIC, worlds.hands)
+        assert counts is not None
+        for i in range(len(worlds)):
+            hands = tuple(int(mask) for mask in worlds.hands[i])
+            assert list(counts[i]) == reference_disagreements(game, me, hands)
+        truth = reference_disagreements(game, me, tuple(h.mask for h in game.hands))
+        seen_any |= any(truth) or any(counts[:, [s for s in range(3) if s != me]].any(axis=1))
+        weights = greedy_weights(seen, ddz.CLASSIC, worlds.hands, 0.5)
+        others = [s for s in range(3) if s != me]
+        differ = counts[:, others].sum(axis=1)
+        assert list(weights) == pytest.approx(list(0.5 ** (differ - differ.min())))
+    assert seen_any
+
+
+def test_greedy_weights_read_nothing_without_play() -> None:
+    game = Game(ddz.CLASSIC, seed=2)
+    seen = game.observation(0)  # bidding
+    hands = np.zeros((3, 3), dtype=np.uint64)
+    assert greedy_disagreements(seen, ddz.CLASSIC, hands) is None
+    assert list(greedy_weights(seen, ddz.CLASSIC, hands, 0.1)) == [1.0] * 3

@@ -43,3 +43,32 @@ def test_without_a_time_limit_a_seeded_decision_is_reproducible() -> None:
     seen = game.observation(game.current_player)
     chosen = {str(PIMCAgent(9, rules=ddz.CLASSIC, worlds=60).act(seen)) for _ in range(3)}
     assert len(chosen) == 1
+
+
+def bidding_deal(rules: ddz.Rules, hand: str) -> Game:
+    """A deal where seat 0 holds ``hand`` and bids first; the rest dealt in deck order."""
+    rest = list(str(rules.deck))
+    for card in hand:
+        rest.remove(card)
+    size = len(hand)
+    others = ["".join(rest[size * k : size * (k + 1)]) for k in range(rules.players - 1)]
+    kitty = "".join(rest[size * (rules.players - 1) :][: rules.kitty_size])
+    return Game(rules, deal=([hand, *others], kitty), first_player=0)
+
+
+@pytest.mark.parametrize(
+    ("rules", "strong", "weak"),
+    [
+        (ddz.CLASSIC, "2222AAAAKKKXD3456", "3334445667899TJQ5"),
+        (ddz.TWO_PLAYER, "2222AAAAKKKXD5678", "5556667889TTJQ9TJ"),
+    ],
+    ids=["classic", "two-player"],
+)
+def test_pimc_bids_from_sampled_worlds(rules: ddz.Rules, strong: str, weak: str) -> None:
+    """Known answers: two bombs, the rocket and three kings bid the most there is (bid 3,
+    call); a hand without a card above Q never bids 3 (the greedy agent passes both)."""
+    top = "bid 3" if rules.players == 3 else "call"
+    for seed in range(2):
+        agent = PIMCAgent(seed, rules=rules)
+        assert str(agent.act(bidding_deal(rules, strong).observation(0))) == top
+        assert str(agent.act(bidding_deal(rules, weak).observation(0))) != top

@@ -31,11 +31,21 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from ddz._core import playouts as _playouts
 from ddz._core.moves import Move, MoveType, legal_moves
+from ddz.doudizhu.cards import Cards
 from ddz.doudizhu.observation import Observation
+from ddz.doudizhu.position import Position
 from ddz.doudizhu.rules import Rules
 
-__all__ = ["Pass", "pass_weights", "passes_over_beatable", "resample"]
+__all__ = [
+    "Pass",
+    "greedy_disagreements",
+    "greedy_weights",
+    "pass_weights",
+    "passes_over_beatable",
+    "resample",
+]
 
 _NOT_EVIDENCE = frozenset({MoveType.PASS, MoveType.BOMB, MoveType.ROCKET})
 _SPECIAL = frozenset({MoveType.SKIP, MoveType.REVERSE})
@@ -151,3 +161,68 @@ def resample(weights: npt.NDArray[np.float64], n: int, seed: int) -> npt.NDArray
     offset = np.random.default_rng(seed).random()
     points = (np.arange(n) + offset) / n
     return np.minimum(np.searchsorted(cumulative, points, side="right"), len(weights) - 1)
+
+
+def greedy_disagreements(
+    observation: Observation, rules: Rules, hands: npt.NDArray[np.uint64]
+) -> npt.NDArray[np.int64] | None:
+    """For each world (hands: worlds x players, the hands now), how many of each seat's
+    play-phase actions so far differ from what the greedy agent (ddz.play.agents.GreedyAgent)
+    would have chosen holding that world's cards (worlds x players; -1 in a world the play
+    could not come from). None when there is nothing to read: no play yet, no history, or a
+    family with Skip and Reverse cards."""
+    plays = [record for record in observation.history if record.phase == "play"]
+    if not plays or observation.landlord is None:
+        return None
+    codes, played = [], [0] * rules.players
+    for record in plays:
+        action = record.action
+        if not isinstance(action, Move) or action.type in _SPECIAL:
+            return None
+        codes.append(action.code)
+        played[record.player] += action.cards.mask  # disjoint parts: no carry
+    # every world's hands when the play began: its hands now and what each seat played
+    start = hands + np.array(played, dtype=np.uint64)
+    position = Position(
+        rules,
+        [Cards.from_mask(int(mask)) for mask in start[0]],
+        landlord=observation.landlord,
+        to_act=plays[0].player,
+        kitty=observation.kitty,
+        bid=max(1, observation.bid),
+        grabs=observation.grabs,
+    )
+    out = np.empty((len(hands), rules.players), dtype=np.int64)
+    _playouts.greedy_disagreements(
+        rules,
+        position.game().state_bytes(),
+        np.ascontiguousarray(start),
+        np.array(codes, dtype=np.uint64),
+        out,
+    )
+    return out
+
+
+def greedy_weights(
+    observation: Observation,
+    rules: Rules,
+    hands: npt.NDArray[np.uint64],
+    greedy_weight: float,
+) -> npt.NDArray[np.float64]:
+    """Each world's weight: ``greedy_weight`` to the power of the other seats' actions that
+    differ from the greedy agent's choice in that world (0 for a world the play could not
+    come from; all 1 with nothing to read)."""
+    weights = np.ones(len(hands), dtype=np.float64)
+    if greedy_weight == 1.0:
+        return weights
+    counts = greedy_disagreements(observation, rules, hands)
+    if counts is None:
+        return weights
+    others = [seat for seat in range(rules.players) if seat != observation.player]
+    differ = counts[:, others].sum(axis=1)
+    possible = counts[:, 0] >= 0
+    # relative to the world that agrees best: the same weights, without underflow
+    fewest = differ[possible].min() if possible.any() else 0
+    weights[possible] = greedy_weight ** (differ[possible] - fewest).astype(np.float64)
+    weights[~possible] = 0.0
+    return weights

@@ -37,7 +37,7 @@ from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.rules import Rules
 from ddz.doudizhu.solver import Solver
 from ddz.doudizhu.worlds import Worlds, sample_worlds
-from ddz.play.inference import pass_weights, passes_over_beatable, resample
+from ddz.play.inference import greedy_weights, pass_weights, passes_over_beatable, resample
 
 __all__ = ["OBJECTIVES", "PIMCAgent", "SolverAgent"]
 
@@ -256,6 +256,8 @@ class PIMCAgent:
         objective: str = "score",
         pass_weight: float = 0.2,
         oversample: int = 3,
+        bid_worlds: int = 1000,
+        greedy_weight: float = 1.0,
     ) -> None:
         self.rules = rules
         self.objective = _objective(objective)
@@ -273,6 +275,10 @@ class PIMCAgent:
         if not 0 < self.pass_weight <= 1:
             raise ValueError(f"pass_weight must be above 0 and at most 1, not {pass_weight}")
         self.oversample = check_integer(oversample, "oversample", 1, 64)
+        self.greedy_weight = check_number(greedy_weight, "greedy_weight")
+        if not 0 <= self.greedy_weight <= 1:
+            raise ValueError(f"greedy_weight must be from 0 to 1, not {greedy_weight}")
+        self.bid_worlds = check_integer(bid_worlds, "bid_worlds", 1, 1 << 16)
         self._rng = random.Random(None if seed is None else check_integer(seed, "seed"))
         self._solver: Solver | None = None
 
@@ -281,14 +287,22 @@ class PIMCAgent:
 
     def _sample(self, observation: Observation, rules: Rules, seed: int) -> Worlds:
         """Step 1: ``worlds`` worlds, drawn from ``oversample`` times as many weighted by
-        what the other seats' passes say (ddz.play.inference)."""
-        passes = []
-        if observation.phase == "play" and self.pass_weight < 1 and self.oversample > 1:
-            passes = passes_over_beatable(observation, rules)
-        if not passes:
-            return sample_worlds(observation, n=self.worlds, seed=seed, rules=rules)
+        what the other seats' play says (ddz.play.inference)."""
+        reads = (
+            observation.phase == "play"
+            and self.oversample > 1
+            and (self.pass_weight < 1 or self.greedy_weight < 1)
+            and any(record.phase == "play" for record in observation.history)
+        )
+        if not reads:
+            n = self.bid_worlds if observation.phase == "bidding" else self.worlds
+            return sample_worlds(observation, n=n, seed=seed, rules=rules)
         pool = sample_worlds(observation, n=self.worlds * self.oversample, seed=seed, rules=rules)
+        passes = passes_over_beatable(observation, rules) if self.pass_weight < 1 else []
         weights = pass_weights(pool.hands, passes, rules, self.pass_weight)
+        weights *= greedy_weights(observation, rules, pool.hands, self.greedy_weight)
+        if not weights.any():  # no world agrees with the play: the uniform sample
+            weights[:] = 1.0
         return pool.take(resample(weights, self.worlds, seed))
 
     def set_rules(self, rules: Rules) -> None:
@@ -350,9 +364,10 @@ class PIMCAgent:
             passing = next(j for j, a in enumerate(legal) if isinstance(a, Move) and a.is_pass)
             keep.add(passing)
         candidates = list(range(len(legal)))
-        first = max(1, min(self.worlds, self.playouts // len(legal)))
+        count = len(worlds)
+        first = max(1, min(count, self.playouts // len(legal)))
         early: tuple[list[int], npt.NDArray[np.int64]] | None = None
-        if first < self.worlds and len(legal) > self.keep:
+        if first < count and len(legal) > self.keep:
             # many actions: a first round in a few worlds, then the best few in all of them
             payoffs = self._play(rules, state, worlds, first, codes, me, seed, deadline)
             if len(payoffs) == 0:  # the time limit came first
@@ -361,9 +376,7 @@ class PIMCAgent:
             value = self._value(payoffs)
             ranked = sorted(candidates, key=lambda j: (-value[j], j))[: self.keep]
             candidates = sorted(set(ranked) | keep)
-        payoffs = self._play(
-            rules, state, worlds, self.worlds, codes[candidates], me, seed, deadline
-        )
+        payoffs = self._play(rules, state, worlds, count, codes[candidates], me, seed, deadline)
         if len(payoffs) == 0:  # the time limit came first: the first round's, else greedy
             if early is None:
                 return legal[greedy]
