@@ -5,6 +5,7 @@ worlds drawn with them."""
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import ddz
@@ -158,8 +159,10 @@ def test_pimc_worlds_hold_fewer_beaters_where_a_seat_passed() -> None:
         passes = passes_over_beatable(seen, ddz.CLASSIC)
         if not passes:
             continue
-        agent = PIMCAgent(1, rules=ddz.CLASSIC, worlds=200, pass_weight=0.05, oversample=4)
-        plain = PIMCAgent(1, rules=ddz.CLASSIC, worlds=200, pass_weight=1.0)
+        agent = PIMCAgent(
+            1, rules=ddz.CLASSIC, worlds=200, pass_weight=0.05, greedy_weight=1.0, oversample=4
+        )
+        plain = PIMCAgent(1, rules=ddz.CLASSIC, worlds=200, pass_weight=1.0, greedy_weight=1.0)
         inferred = agent._sample(seen, ddz.CLASSIC, 9)
         uniform = plain._sample(seen, ddz.CLASSIC, 9)
         assert np.array_equal(
@@ -252,3 +255,29 @@ def test_greedy_weights_read_nothing_without_play() -> None:
     hands = np.zeros((3, 3), dtype=np.uint64)
     assert greedy_disagreements(seen, ddz.CLASSIC, hands) is None
     assert list(greedy_weights(seen, ddz.CLASSIC, hands, 0.1)) == [1.0] * 3
+
+
+def test_pimc_worlds_agree_with_greedy_play() -> None:
+    """Against greedy seats the default agent's worlds (greedy_weight 0.2) disagree with the
+    play less often than the plain ones, and greedy_weight=0 keeps only the worlds that
+    disagree least (the filter with its fallback)."""
+    closer = 0
+    for game in games_with_passes(4):
+        seen = game.observation(game.current_player)
+        others = [s for s in range(3) if s != seen.player]
+
+        def differ(
+            worlds: ddz.Worlds, seen: ddz.Observation = seen, others: list[int] = others
+        ) -> npt.NDArray[np.int64]:
+            counts = greedy_disagreements(seen, ddz.CLASSIC, worlds.hands)
+            assert counts is not None
+            return counts[:, others].sum(axis=1)
+
+        inferred = PIMCAgent(1, rules=ddz.CLASSIC, worlds=100)._sample(seen, ddz.CLASSIC, 4)
+        uniform = ddz.sample_worlds(seen, n=100, seed=4, rules=ddz.CLASSIC)
+        assert differ(inferred).mean() <= differ(uniform).mean()
+        closer += differ(inferred).mean() < differ(uniform).mean()
+        hard = PIMCAgent(1, rules=ddz.CLASSIC, worlds=100, greedy_weight=0.0, oversample=3)
+        pool = ddz.sample_worlds(seen, n=300, seed=4, rules=ddz.CLASSIC)
+        assert set(differ(hard._sample(seen, ddz.CLASSIC, 4))) == {differ(pool).min()}
+    assert closer > 0

@@ -72,3 +72,21 @@ def test_pimc_bids_from_sampled_worlds(rules: ddz.Rules, strong: str, weak: str)
         agent = PIMCAgent(seed, rules=rules)
         assert str(agent.act(bidding_deal(rules, strong).observation(0))) == top
         assert str(agent.act(bidding_deal(rules, weak).observation(0))) != top
+
+
+@pytest.mark.parametrize(
+    ("name", "bad", "error"),
+    [
+        ("pass_weight", 0.0, ValueError),
+        ("pass_weight", 1.5, ValueError),
+        ("pass_weight", float("nan"), ValueError),
+        ("greedy_weight", -0.1, ValueError),
+        ("greedy_weight", "0.2", TypeError),
+        ("oversample", 0, ValueError),
+        ("oversample", 2.0, TypeError),
+        ("bid_worlds", 0, ValueError),
+    ],
+)
+def test_pimc_inference_arguments_are_checked(name: str, bad: object, error: type) -> None:
+    with pytest.raises(error, match=name):
+        PIMCAgent(**{name: bad})  # type: ignore[arg-type]

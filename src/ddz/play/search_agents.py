@@ -182,7 +182,10 @@ class PIMCAgent:
     For each decision with more than one legal action it
 
     1. samples ``worlds`` worlds with :func:`ddz.sample_worlds`, consistent with everything
-       the seat has seen;
+       the seat has seen; in play, once others have played, ``oversample`` times as many,
+       weighted by what their play says (``pass_weight`` for each pass over a move the seat
+       could beat without a bomb, ``greedy_weight`` for each move the greedy agent would not
+       have made in that world: :mod:`ddz.play.inference`) and resampled to ``worlds``;
     2. in every world, takes each legal action and lets every seat play the greedy agent to
        the end of the game, in C (``ddz._core.playouts``), scoring the seat's payoff. With
        more than ``keep`` legal actions and more than ``playouts`` playouts to play, a first
@@ -227,11 +230,14 @@ class PIMCAgent:
       ``"wp"``: a strictly higher share of won worlds); pass is always among the actions
       searched then.
 
-    Bidding is searched the same way (the kitty is among the hidden cards until shown).
+    Bidding is searched the same way, in ``bid_worlds`` worlds (the kitty is among the
+    hidden cards until shown): each bid's expected payoff against passing's.
 
     ``seed`` makes it reproducible: the same observations give the same actions. A
-    ``time_limit`` (seconds) stops the exact solves of a decision once spent (the playouts'
-    results stand): it makes the choices depend on the machine's speed.
+    ``time_limit`` (seconds) bounds the whole decision: the playouts run in chunks of about
+    32 with the clock read between them, the solves stop once it is spent, and what was
+    played by then decides (nothing: the greedy agent's choice); it makes the choices
+    depend on the machine's speed.
 
     The rules are public, not hidden information: the arena, ``simulate`` and
     ``play`` give them through ``set_rules`` (``ddz.play.agents.choose`` calls it); pass ``rules=``
@@ -254,10 +260,10 @@ class PIMCAgent:
         epsilon: int = 0,
         time_limit: float | None = None,
         objective: str = "score",
-        pass_weight: float = 0.2,
+        pass_weight: float = 1.0,
         oversample: int = 3,
         bid_worlds: int = 1000,
-        greedy_weight: float = 1.0,
+        greedy_weight: float = 0.2,
     ) -> None:
         self.rules = rules
         self.objective = _objective(objective)
