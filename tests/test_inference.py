@@ -281,3 +281,17 @@ def test_pimc_worlds_agree_with_greedy_play() -> None:
         pool = ddz.sample_worlds(seen, n=300, seed=4, rules=ddz.CLASSIC)
         assert set(differ(hard._sample(seen, ddz.CLASSIC, 4))) == {differ(pool).min()}
     assert closer > 0
+
+
+def test_a_history_that_does_not_start_the_play_reads_nothing() -> None:
+    # a game from a position with a move on the table: the first recorded action answers a
+    # move the history does not hold, so no world can replay it (every world's count -1)
+    game = Game.from_position(
+        ddz.CLASSIC, ["3456", "789", "TJQ"], landlord=0, to_act=1, table="2", table_player=0
+    )
+    game.step("pass")
+    seen = game.observation(2)
+    worlds = ddz.sample_worlds(seen, n=5, seed=1, rules=ddz.CLASSIC)
+    counts = greedy_disagreements(seen, ddz.CLASSIC, worlds.hands)
+    assert counts is not None and (counts == -1).all()
+    assert PIMCAgent(1, rules=ddz.CLASSIC).act(seen) in seen.legal_actions

@@ -183,15 +183,20 @@ def greedy_disagreements(
         played[record.player] += action.cards.mask  # disjoint parts: no carry
     # every world's hands when the play began: its hands now and what each seat played
     start = hands + np.array(played, dtype=np.uint64)
-    position = Position(
-        rules,
-        [Cards.from_mask(int(mask)) for mask in start[0]],
-        landlord=observation.landlord,
-        to_act=plays[0].player,
-        kitty=observation.kitty,
-        bid=max(1, observation.bid),
-        grabs=observation.grabs,
-    )
+    try:
+        position = Position(
+            rules,
+            [Cards.from_mask(int(mask)) for mask in start[0]],
+            landlord=observation.landlord,
+            to_act=plays[0].player,
+            kitty=observation.kitty,
+            bid=max(1, observation.bid),
+            grabs=observation.grabs,
+        )
+    except ValueError:
+        # a view whose history does not start the play (a game from a position with cards
+        # played before it): nothing to replay from
+        return None
     out = np.empty((len(hands), rules.players), dtype=np.int64)
     _playouts.greedy_disagreements(
         rules,
