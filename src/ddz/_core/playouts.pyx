@@ -176,3 +176,61 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
     if fault:
         raise RuntimeError("a playout did not end within the longest game the rules allow")
     return played, work
+
+
+def greedy_disagreements(object rules, bytes state, const uint64_t[:, ::1] hands,
+                         const uint64_t[::1] actions, int64_t[:, ::1] out):
+    """out[i, p] = how many of seat p's actions (in ``actions``, the game from ``state`` on)
+    differ from the greedy agent's choice when every hand is world i's (hands[i], the hands
+    at ``state``): the reading of the play behind PIMCAgent's inference (ddz.play.inference).
+
+    state: GameCore.state_bytes() of a game under rules in play; hands: n x players card
+    integers; actions: the codes taken from ``state`` on, in order; out: n x players. A world
+    in which the actions are not a legal sequence (it cannot have been the deal) gets -1 in
+    every column. ValueError for shapes or a state that do not fit. Deterministic, no GIL."""
+    cdef GameConfig cfg = config_of(rules)
+    cdef GameState s, world
+    cdef Py_ssize_t n = hands.shape[0], m = actions.shape[0], i, k
+    cdef int players = cfg.players, p, seat
+    cdef uint64_t work = 0, choice
+    cdef uint64_t* codes
+    cdef const char* raw = state
+    if len(state) != sizeof(GameState):
+        raise ValueError(f"a game state is {sizeof(GameState)} bytes, not {len(state)}")
+    memcpy(&s, raw, sizeof(GameState))
+    if state_fault(&s, &cfg) or s.phase != PLAY:
+        raise ValueError("the state is not a game in play under these rules")
+    if n > MAX_WORLDS or m > MAX_PLIES:
+        raise ValueError(f"at most {MAX_WORLDS} worlds and {MAX_PLIES} actions")
+    if hands.shape[1] != players or out.shape[0] != n or out.shape[1] != players:
+        raise ValueError("hands must be n x players, out n x players")
+    for i in range(n):
+        world = s
+        for p in range(players):
+            world.hands[p] = hands[i, p]
+        world.hands_key = hands_key_of(&world)
+        if state_fault(&world, &cfg):
+            raise ValueError(f"world {i} does not fit the rules' deck with the cards played")
+    codes = <uint64_t*>malloc(CODES * sizeof(uint64_t))
+    if codes == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(n):
+                world = s
+                for p in range(players):
+                    world.hands[p] = hands[i, p]
+                    out[i, p] = 0
+                world.hands_key = hands_key_of(&world)
+                for k in range(m):
+                    if world.phase != PLAY or check_action(&world, &cfg, actions[k]) != ILLEGAL_OK:
+                        for p in range(players):
+                            out[i, p] = -1
+                        break
+                    seat = world.current
+                    choice = greedy_action(&world, &cfg, codes, CODES, &work)
+                    if choice != actions[k]:
+                        out[i, seat] += 1
+                    apply_action(&world, &cfg, actions[k])
+    finally:
+        free(codes)

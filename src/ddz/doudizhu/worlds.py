@@ -91,6 +91,24 @@ class Worlds:
         for index in range(len(self)):
             yield self[index]
 
+    def take(self, indices: npt.ArrayLike) -> Worlds:
+        """The worlds at ``indices`` (in that order, repeats allowed), of the same view: a
+        weighted sample resampled (``ddz.play.inference``) is an ordinary ``Worlds``."""
+        rows = np.asarray(indices, dtype=np.intp)
+        if rows.ndim != 1 or (len(rows) and not (rows.min() >= 0 and rows.max() < len(self))):
+            raise IndexError(f"indices must be a list of world numbers below {len(self)}")
+        taken = Worlds(
+            self.rules,
+            self.observation,
+            self.hands[rows],
+            self.kitty[rows],
+            self.set_aside[rows],
+            history=self._history,
+            moves=self._moves,
+        )
+        taken._template = self._template
+        return taken
+
     def game(self, index: int) -> Game:
         """World ``index`` as a :class:`ddz.Game` at the same point: in play, a game from
         :meth:`ddz.Game.from_position` (the same table, cards played, multiplier, turn); in

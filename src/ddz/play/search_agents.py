@@ -37,6 +37,7 @@ from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.rules import Rules
 from ddz.doudizhu.solver import Solver
 from ddz.doudizhu.worlds import Worlds, sample_worlds
+from ddz.play.inference import greedy_weights, pass_weights, passes_over_beatable, resample
 
 __all__ = ["OBJECTIVES", "PIMCAgent", "SolverAgent"]
 
@@ -78,6 +79,8 @@ _DIRECT_PLAYOUTS = 4096
 """Playouts a call may hold (tens of milliseconds) and still run on the calling thread."""
 _DIRECT_WORK = 1 << 22
 """A work limit up to which a call runs on the calling thread (about 0.1 s of moves scored)."""
+_CHUNK_PLAYOUTS = 32
+"""Playouts between two readings of the clock under a time limit (about a millisecond)."""
 
 
 def _limit(value: float | None, name: str) -> float | None:
@@ -179,7 +182,10 @@ class PIMCAgent:
     For each decision with more than one legal action it
 
     1. samples ``worlds`` worlds with :func:`ddz.sample_worlds`, consistent with everything
-       the seat has seen;
+       the seat has seen; in play, once others have played, ``oversample`` times as many,
+       weighted by what their play says (``pass_weight`` for each pass over a move the seat
+       could beat without a bomb, ``greedy_weight`` for each move the greedy agent would not
+       have made in that world: :mod:`ddz.play.inference`) and resampled to ``worlds``;
     2. in every world, takes each legal action and lets every seat play the greedy agent to
        the end of the game, in C (``ddz._core.playouts``), scoring the seat's payoff. With
        more than ``keep`` legal actions and more than ``playouts`` playouts to play, a first
@@ -224,11 +230,14 @@ class PIMCAgent:
       ``"wp"``: a strictly higher share of won worlds); pass is always among the actions
       searched then.
 
-    Bidding is searched the same way (the kitty is among the hidden cards until shown).
+    Bidding is searched the same way, in ``bid_worlds`` worlds (the kitty is among the
+    hidden cards until shown): each bid's expected payoff against passing's.
 
     ``seed`` makes it reproducible: the same observations give the same actions. A
-    ``time_limit`` (seconds) stops the exact solves of a decision once spent (the playouts'
-    results stand): it makes the choices depend on the machine's speed.
+    ``time_limit`` (seconds) bounds the whole decision: the playouts run in chunks of about
+    32 with the clock read between them, the solves stop once it is spent, and what was
+    played by then decides (nothing: the greedy agent's choice); it makes the choices
+    depend on the machine's speed.
 
     The rules are public, not hidden information: the arena, ``simulate`` and
     ``play`` give them through ``set_rules`` (``ddz.play.agents.choose`` calls it); pass ``rules=``
@@ -251,6 +260,10 @@ class PIMCAgent:
         epsilon: int = 0,
         time_limit: float | None = None,
         objective: str = "score",
+        pass_weight: float = 1.0,
+        oversample: int = 3,
+        bid_worlds: int = 1000,
+        greedy_weight: float = 0.2,
     ) -> None:
         self.rules = rules
         self.objective = _objective(objective)
@@ -264,11 +277,39 @@ class PIMCAgent:
         self.win_weight = check_number(win_weight, "win_weight")
         self.epsilon = check_integer(epsilon, "epsilon", 0, 1000)
         self.time_limit = _limit(time_limit, "time_limit")
+        self.pass_weight = check_number(pass_weight, "pass_weight")
+        if not 0 < self.pass_weight <= 1:
+            raise ValueError(f"pass_weight must be above 0 and at most 1, not {pass_weight}")
+        self.oversample = check_integer(oversample, "oversample", 1, 64)
+        self.greedy_weight = check_number(greedy_weight, "greedy_weight")
+        if not 0 <= self.greedy_weight <= 1:
+            raise ValueError(f"greedy_weight must be from 0 to 1, not {greedy_weight}")
+        self.bid_worlds = check_integer(bid_worlds, "bid_worlds", 1, 1 << 16)
         self._rng = random.Random(None if seed is None else check_integer(seed, "seed"))
         self._solver: Solver | None = None
 
     def __repr__(self) -> str:
         return "PIMCAgent()"
+
+    def _sample(self, observation: Observation, rules: Rules, seed: int) -> Worlds:
+        """Step 1: ``worlds`` worlds, drawn from ``oversample`` times as many weighted by
+        what the other seats' play says (ddz.play.inference)."""
+        reads = (
+            observation.phase == "play"
+            and self.oversample > 1
+            and (self.pass_weight < 1 or self.greedy_weight < 1)
+            and any(record.phase == "play" for record in observation.history)
+        )
+        if not reads:
+            n = self.bid_worlds if observation.phase == "bidding" else self.worlds
+            return sample_worlds(observation, n=n, seed=seed, rules=rules)
+        pool = sample_worlds(observation, n=self.worlds * self.oversample, seed=seed, rules=rules)
+        passes = passes_over_beatable(observation, rules) if self.pass_weight < 1 else []
+        weights = pass_weights(pool.hands, passes, rules, self.pass_weight)
+        weights *= greedy_weights(observation, rules, pool.hands, self.greedy_weight)
+        if not weights.any():  # no world agrees with the play: the uniform sample
+            weights[:] = 1.0
+        return pool.take(resample(weights, self.worlds, seed))
 
     def set_rules(self, rules: Rules) -> None:
         """The rules the game is played by (public knowledge; ``choose`` calls this)."""
@@ -282,6 +323,8 @@ class PIMCAgent:
                 "PIMCAgent.act takes an Observation (game.observation(seat)), "
                 f"not {type(observation).__name__}"
             )
+        start = time.perf_counter()
+        deadline = None if self.time_limit is None else start + self.time_limit
         legal = list(observation.legal_actions)
         if not legal:
             raise ValueError("the observation has no legal actions: it is not this seat's turn")
@@ -297,10 +340,9 @@ class PIMCAgent:
             out = _going_out(len(observation.hand), legal)
             if out:  # a sure win now: no search can find a surer one
                 return _best_going_out(out)
-        start = time.perf_counter()
         seed = self._rng.getrandbits(64)
         try:
-            worlds = sample_worlds(observation, n=self.worlds, seed=seed, rules=rules)
+            worlds = self._sample(observation, rules, seed)
             template = worlds.game(0)
         except ValueError:
             # bidding seen without its history cannot be replayed: pass, always legal
@@ -328,20 +370,29 @@ class PIMCAgent:
             passing = next(j for j, a in enumerate(legal) if isinstance(a, Move) and a.is_pass)
             keep.add(passing)
         candidates = list(range(len(legal)))
-        first = max(1, min(self.worlds, self.playouts // len(legal)))
-        if first < self.worlds and len(legal) > self.keep:
+        count = len(worlds)
+        first = max(1, min(count, self.playouts // len(legal)))
+        early: tuple[list[int], npt.NDArray[np.int64]] | None = None
+        if first < count and len(legal) > self.keep:
             # many actions: a first round in a few worlds, then the best few in all of them
-            payoffs = self._play(rules, state, worlds, first, codes, me, seed)
+            payoffs = self._play(rules, state, worlds, first, codes, me, seed, deadline)
+            if len(payoffs) == 0:  # the time limit came first
+                return legal[greedy]
+            early = (candidates, payoffs)
             value = self._value(payoffs)
             ranked = sorted(candidates, key=lambda j: (-value[j], j))[: self.keep]
             candidates = sorted(set(ranked) | keep)
-        payoffs = self._play(rules, state, worlds, self.worlds, codes[candidates], me, seed)
+        payoffs = self._play(rules, state, worlds, count, codes[candidates], me, seed, deadline)
+        if len(payoffs) == 0:  # the time limit came first: the first round's, else greedy
+            if early is None:
+                return legal[greedy]
+            candidates, payoffs = early
         proved = np.zeros(len(candidates), dtype=bool)
         if observation.phase == "play" and sum(observation.card_counts) <= self.exact_cards:
             chosen = [legal[j] for j in candidates]
             # the playouts' work limit may have stopped them before the last world
             hands = worlds.hands[: len(payoffs)]
-            proved = self._solve_worlds(template, hands, chosen, payoffs, me, start)
+            proved = self._solve_worlds(template, hands, chosen, payoffs, me, deadline)
         value = self._value(payoffs)
         allowed = list(range(len(candidates)))
         if proved.any():  # never trade a proved win for a playout's estimate
@@ -372,9 +423,10 @@ class PIMCAgent:
         codes: npt.NDArray[np.uint64],
         me: int,
         seed: int,
+        deadline: float | None = None,
     ) -> npt.NDArray[np.int64]:
         """Seat ``me``'s payoff in each of the first ``count`` worlds after each action (in
-        fewer worlds when the playouts' work reached ``work``)."""
+        fewer worlds when the playouts' work reached ``work``, or the clock ``deadline``)."""
         payoffs = np.empty((count, len(codes)), dtype=np.int64)
         hands, kitty = worlds.hands[:count], worlds.kitty[:count]
 
@@ -393,6 +445,8 @@ class PIMCAgent:
                 stop,
             )
 
+        if deadline is not None:
+            return self._play_until(rules, state, hands, kitty, codes, me, payoffs, seed, deadline)
         if count * len(codes) <= _DIRECT_PLAYOUTS or 0 < self.work <= _DIRECT_WORK:
             played, _ = run(None)  # short: no thread to pay for
         else:
@@ -400,6 +454,46 @@ class PIMCAgent:
             # reaches it (the solver's mechanism), the playouts stopped by their flag
             stop = _playouts.Stop()
             played, _ = run_interruptible(stop, lambda: run(stop))
+        return payoffs[:played]
+
+    def _play_until(
+        self,
+        rules: Rules,
+        state: bytes,
+        hands: npt.NDArray[np.uint64],
+        kitty: npt.NDArray[np.uint64],
+        codes: npt.NDArray[np.uint64],
+        me: int,
+        payoffs: npt.NDArray[np.int64],
+        seed: int,
+        deadline: float,
+    ) -> npt.NDArray[np.int64]:
+        """:meth:`_play` under a time limit: the worlds in chunks of about
+        ``_CHUNK_PLAYOUTS`` playouts (a millisecond or two), the clock read between chunks,
+        on this thread. Each chunk's playouts are seeded by its first world (a time limit
+        does not promise the untimed choices anyway)."""
+        step = max(1, _CHUNK_PLAYOUTS // len(codes))
+        played = work = 0
+        while played < len(hands) and time.perf_counter() < deadline:
+            end = min(len(hands), played + step)
+            budget = 0 if self.work == 0 else max(1, self.work - work)
+            done, spent = _playouts.greedy_playouts(
+                rules,
+                state,
+                hands[played:end],
+                kitty[played:end],
+                codes,
+                me,
+                payoffs[played:end],
+                seed ^ played,
+                self.epsilon,
+                budget,
+                None,
+            )
+            played += done
+            work += spent
+            if played < end or (self.work and work >= self.work):
+                break
         return payoffs[:played]
 
     def _value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
@@ -419,7 +513,7 @@ class PIMCAgent:
         legal: list[Action],
         payoffs: npt.NDArray[np.int64],
         me: int,
-        start: float,
+        deadline: float | None,
     ) -> npt.NDArray[np.bool_]:
         """Step 3 of the class docstring: correct the playouts with exact solves. Returns
         which actions are proved won in every world of ``payoffs``: the action ends the
@@ -431,7 +525,6 @@ class PIMCAgent:
         landlord = template.landlord
         assert landlord is not None  # in play
         players = rules.players
-        deadline = None if self.time_limit is None else start + self.time_limit
         children = []
         won_in = np.zeros(len(legal), dtype=np.int64)  # worlds each action is proved won in
         over = np.zeros(len(legal), dtype=bool)

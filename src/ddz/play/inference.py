@@ -1,0 +1,233 @@
+"""What the play says about the hidden hands, as weights on sampled worlds (``PIMCAgent``'s
+step 1; docs/agents.md, "What PIMC infers").
+
+:func:`ddz.sample_worlds` already deals only the worlds consistent with everything a seat has
+*seen*: its hand, every card played, the card counts, and the shown kitty (the landlord's
+bottom cards it has not played are placed in its hand in every world). What it does not use
+is what the other seats *chose*. One choice is read here:
+
+* **a pass over a move the seat could have beaten**: in play, a seat that passed while
+  holding a move that beats the table's (of the table's kind, not a bomb or rocket) did
+  something legal but unusual. Each such pass multiplies a world's weight by
+  ``pass_weight`` (between 0 and 1): the likelihood that a seat holding a beater passes,
+  relative to a seat without one (which has to). A beater that is, or breaks, a bomb or the
+  rocket (four 4s, a 4 of them, the small joker of a rocket) is no evidence: holding a bomb
+  back is ordinary play, and so is keeping it whole. A farmer's
+  pass over its partner's move says nothing (letting a partner's move stand is ordinary), and
+  neither do the observing seat's own passes. The hand a seat held when it passed is its
+  hand in the world plus every card it played since.
+
+Nothing else is inferred: bids and passes in bidding, the choice of lead, the size of a
+move played are not read. The weights are soft on purpose: passing with a beater is legal
+and sometimes right, so no world is ever excluded, and when every world breaks the same
+evidence (a seat that passed strategically) the weights are equal again and the sample is
+the uniform one: the fallback when too few worlds agree with the play is built in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ddz._core import playouts as _playouts
+from ddz._core.moves import Move, MoveType, legal_moves
+from ddz.doudizhu.cards import Cards
+from ddz.doudizhu.observation import Observation
+from ddz.doudizhu.position import Position
+from ddz.doudizhu.rules import Rules
+
+__all__ = [
+    "Pass",
+    "greedy_disagreements",
+    "greedy_weights",
+    "pass_weights",
+    "passes_over_beatable",
+    "resample",
+]
+
+_NOT_EVIDENCE = frozenset({MoveType.PASS, MoveType.BOMB, MoveType.ROCKET})
+_SPECIAL = frozenset({MoveType.SKIP, MoveType.REVERSE})
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A pass that says something: ``seat`` passed over ``table`` (played by another seat,
+    not its partner); ``since`` is the card integer of the cards ``seat`` played after it."""
+
+    seat: int
+    table: Move
+    since: int
+
+
+def passes_over_beatable(observation: Observation, rules: Rules) -> list[Pass]:
+    """The play-phase passes of the other seats that are evidence (see the module docstring),
+    read from the observation's history (an observation made without history gives none)."""
+    me = observation.player
+    landlord = observation.landlord
+    events: list[tuple[int, Move]] = []
+    table: Move | None = None
+    table_player: int | None = None
+    played_after: list[list[int]] = []  # for each event, the cards its seat played after it
+    for record in observation.history:
+        if record.phase != "play":
+            continue
+        action = record.action
+        if not isinstance(action, Move) or action.type in _SPECIAL:
+            return []  # a family whose moves this reading does not cover (UNO-style)
+        seat = record.player
+        if action.is_pass:
+            if table is None or table_player is None or seat == me:
+                continue
+            partners = (
+                rules.players == 3
+                and landlord is not None
+                and seat != landlord
+                and table_player != landlord
+            )
+            if not partners:
+                events.append((seat, table))
+                played_after.append([])
+            continue
+        table, table_player = action, seat
+        for (who, _), later in zip(events, played_after, strict=True):
+            if who == seat:
+                later.append(action.cards.mask)
+    return [
+        Pass(seat, move, _add(later))
+        for (seat, move), later in zip(events, played_after, strict=True)
+    ]
+
+
+def _add(masks: list[int]) -> int:
+    # card integers hold a count per digit; disjoint parts of one deck never carry
+    return sum(masks)
+
+
+_RANKS = 13  # digits 0..12 of a card integer: 3 to 2 (docs/layout.md); 13, 14 the jokers
+_JOKERS = 0o77 << (3 * _RANKS)
+
+
+def _bomb_cards(hand: int) -> int:
+    """The card bits of ``hand``'s bombs (four of a rank) and rocket (both jokers)."""
+    protected = 0
+    for rank in range(_RANKS):
+        if (hand >> (3 * rank)) & 7 == 4:
+            protected |= 7 << (3 * rank)
+    if (hand >> (3 * _RANKS)) & 7 and (hand >> (3 * _RANKS + 3)) & 7:
+        protected |= _JOKERS
+    return protected
+
+
+def _has_beater(hand: int, table: Move, rules: Rules) -> bool:
+    """Whether ``hand`` beats ``table`` with a move that is no bomb or rocket and breaks
+    none (a single X from the rocket, a 4 from 4444 do not count)."""
+    protected = _bomb_cards(hand)
+    return any(
+        move.type not in _NOT_EVIDENCE and not move.code & protected
+        for move in legal_moves(hand, table.code, rules)
+    )
+
+
+def pass_weights(
+    hands: npt.NDArray[np.uint64], passes: list[Pass], rules: Rules, pass_weight: float
+) -> npt.NDArray[np.float64]:
+    """Each world's weight (hands: worlds x players card integers): ``pass_weight`` to the
+    power of the number of ``passes`` whose seat held a non-bomb beater in that world."""
+    weights = np.ones(len(hands), dtype=np.float64)
+    if not passes or pass_weight == 1.0:
+        return weights
+    seen: dict[tuple[int, int], bool] = {}
+    for event in passes:
+        for i in range(len(hands)):
+            hand = int(hands[i, event.seat]) + event.since
+            key = (hand, event.table.code)
+            beats = seen.get(key)
+            if beats is None:
+                beats = seen[key] = _has_beater(hand, event.table, rules)
+            if beats:
+                weights[i] *= pass_weight
+    return weights
+
+
+def resample(weights: npt.NDArray[np.float64], n: int, seed: int) -> npt.NDArray[np.int64]:
+    """``n`` indices drawn in proportion to ``weights`` (systematic resampling: every index
+    appears floor or ceil of its expected count; reproducible with ``seed``)."""
+    total = float(weights.sum())
+    if total <= 0:
+        raise ValueError("no world has a weight above 0")
+    cumulative = np.cumsum(weights) / total
+    offset = np.random.default_rng(seed).random()
+    points = (np.arange(n) + offset) / n
+    return np.minimum(np.searchsorted(cumulative, points, side="right"), len(weights) - 1)
+
+
+def greedy_disagreements(
+    observation: Observation, rules: Rules, hands: npt.NDArray[np.uint64]
+) -> npt.NDArray[np.int64] | None:
+    """For each world (hands: worlds x players, the hands now), how many of each seat's
+    play-phase actions so far differ from what the greedy agent (ddz.play.agents.GreedyAgent)
+    would have chosen holding that world's cards (worlds x players; -1 in a world the play
+    could not come from). None when there is nothing to read: no play yet, no history, or a
+    family with Skip and Reverse cards."""
+    plays = [record for record in observation.history if record.phase == "play"]
+    if not plays or observation.landlord is None:
+        return None
+    codes, played = [], [0] * rules.players
+    for record in plays:
+        action = record.action
+        if not isinstance(action, Move) or action.type in _SPECIAL:
+            return None
+        codes.append(action.code)
+        played[record.player] += action.cards.mask  # disjoint parts: no carry
+    # every world's hands when the play began: its hands now and what each seat played
+    start = hands + np.array(played, dtype=np.uint64)
+    try:
+        position = Position(
+            rules,
+            [Cards.from_mask(int(mask)) for mask in start[0]],
+            landlord=observation.landlord,
+            to_act=plays[0].player,
+            kitty=observation.kitty,
+            bid=max(1, observation.bid),
+            grabs=observation.grabs,
+        )
+    except ValueError:
+        # a view whose history does not start the play (a game from a position with cards
+        # played before it): nothing to replay from
+        return None
+    out = np.empty((len(hands), rules.players), dtype=np.int64)
+    _playouts.greedy_disagreements(
+        rules,
+        position.game().state_bytes(),
+        np.ascontiguousarray(start),
+        np.array(codes, dtype=np.uint64),
+        out,
+    )
+    return out
+
+
+def greedy_weights(
+    observation: Observation,
+    rules: Rules,
+    hands: npt.NDArray[np.uint64],
+    greedy_weight: float,
+) -> npt.NDArray[np.float64]:
+    """Each world's weight: ``greedy_weight`` to the power of the other seats' actions that
+    differ from the greedy agent's choice in that world (0 for a world the play could not
+    come from; all 1 with nothing to read)."""
+    weights = np.ones(len(hands), dtype=np.float64)
+    if greedy_weight == 1.0:
+        return weights
+    counts = greedy_disagreements(observation, rules, hands)
+    if counts is None:
+        return weights
+    others = [seat for seat in range(rules.players) if seat != observation.player]
+    differ = counts[:, others].sum(axis=1)
+    possible = counts[:, 0] >= 0
+    # relative to the world that agrees best: the same weights, without underflow
+    fewest = differ[possible].min() if possible.any() else 0
+    weights[possible] = greedy_weight ** (differ[possible] - fewest).astype(np.float64)
+    weights[~possible] = 0.0
+    return weights
