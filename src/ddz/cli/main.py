@@ -10,6 +10,10 @@
 ``simulate [--games N] [--agents random,greedy] [--seed S] [--rules NAME]``
     an arena: the agents play the same deals from every seat; WP and ADP per agent (agents:
     random, greedy, and the search agents pimc and solver, ``ddz.play.search_agents``).
+``arena AGENT... [--against rlcard-rule] [--deals N] [--seed S] [--rules rlcard]``
+    duplicate matches: each agent plays every deal as landlord and as the farmers against
+    the opponent, and as a farmer beside it; WP and ADP per side (``ddz.play.duplicate``;
+    ``rlcard-rule`` is RLCard's rule agent, ``ddz.compat.rlcard_rule``).
 ``play [--seat 0] [--agents greedy,greedy] [--seed S] [--rules NAME]``
     play a game in the terminal against agents.
 ``perft [--seed S] [--first-player P] [--actions A,B] [--record FILE] --depth D [--divide]``
@@ -55,8 +59,9 @@ from ddz.doudizhu.render import grouped as _grouped
 from ddz.doudizhu.render import text as _table
 from ddz.doudizhu.render import wrap_items
 from ddz.doudizhu.rules import PRESETS
-from ddz.play.agents import AGENTS, GreedyAgent, choose, make_agent
+from ddz.play.agents import AGENTS, AgentFactory, AnyAgent, GreedyAgent, choose, make_agent
 from ddz.play.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
+from ddz.play.duplicate import run_duplicate
 
 MAX_GAMES = 10**8
 """The most games one ``simulate`` plays: its per-deal results are held in memory (a few
@@ -227,6 +232,44 @@ def _simulate(args: argparse.Namespace) -> int:
             f" games/s, {engine} engine)",
             file=sys.stderr,
         )
+    print(result.table())
+    return 0
+
+
+# --- arena ---------------------------------------------------------------------------------
+
+
+def _rlcard_rule(seed: int | None) -> AnyAgent:
+    from ddz.compat.rlcard_rule import RLCardRuleAgent  # needs rlcard: loaded when asked for
+
+    return RLCardRuleAgent(seed)
+
+
+ARENA_AGENTS: dict[str, AgentFactory] = {**AGENTS, "rlcard-rule": _rlcard_rule}
+"""The agents ``arena`` plays: ddz's, and RLCard 1.2.0's rule agent (``rlcard-rule``)."""
+
+
+def _arena(args: argparse.Namespace) -> int:
+    names = [*args.agents, args.against]
+    for name in names:
+        if name not in ARENA_AGENTS:
+            raise ValueError(f"no agent {name!r}; the agents are: {', '.join(ARENA_AGENTS)}")
+    if "rlcard-rule" in names:
+        try:
+            _rlcard_rule(None)
+        except ImportError as error:
+            raise ValueError(str(error)) from None
+    progress = _Progress(args.deals, sys.stderr, enabled=not args.quiet)
+    result = run_duplicate(
+        args.agents,
+        args.against,
+        deals=args.deals,
+        seed=args.seed,
+        rules=PRESETS[args.rules],
+        registry=ARENA_AGENTS,
+        mixed=not args.no_mixed,
+        progress=progress,
+    )
     print(result.table())
     return 0
 
@@ -533,6 +576,43 @@ def build_parser() -> argparse.ArgumentParser:
         help="threads for the core engine (default: one per core)",
     )
     simulate.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    arena = commands.add_parser(
+        "arena",
+        help="duplicate matches against one opponent: every deal played from both sides",
+    )
+    arena.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help=f"the agents to measure, each in its own games: {', '.join(ARENA_AGENTS)}",
+    )
+    arena.add_argument(
+        "--against",
+        default="rlcard-rule",
+        help="the opponent (default rlcard-rule: RLCard's rule agent, needs rlcard)",
+    )
+    arena.add_argument(
+        "--deals",
+        type=integer(1, MAX_GAMES, bounds="1..10**8"),
+        default=100,
+        help="deals to play, 4 games each per agent (2 with --no-mixed; default 100)",
+    )
+    arena.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
+    arena.add_argument(
+        "--rules",
+        choices=sorted(
+            name
+            for name, rules in PRESETS.items()
+            if rules.players == 3 and rules.bidding is ddz.Bidding.RANDOM
+        ),
+        default="rlcard",
+        help="rules that name the landlord when play starts (default rlcard)",
+    )
+    arena.add_argument(
+        "--no-mixed", action="store_true", help="leave out the mixed-team games (2 games a deal)"
+    )
+    arena.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    arena.set_defaults(run=_arena)
     play_ = commands.add_parser("play", help="play a game in the terminal against agents")
     play_.add_argument("--seat", type=integer(0, 2), default=0, help="your seat: 0, 1 or 2")
     play_.add_argument(
