@@ -120,3 +120,14 @@ def test_duplicate_arguments_are_checked() -> None:
         run_duplicate(["greedy"], "random", deals=-1)
     table = str(run_duplicate(["greedy", "random"], "greedy", deals=1, mixed=False))
     assert "mixed" not in table and len(table.splitlines()) == 4
+
+
+def test_the_arena_command_refuses_what_it_cannot_play(capsys: pytest.CaptureFixture[str]) -> None:
+    from ddz.cli.main import main
+
+    assert main(["arena", "clever", "--deals", "1"]) == 2
+    assert "no agent 'clever'" in capsys.readouterr().err
+    assert main(["arena", "greedy", "--against", "rlcard-rule", "--rules", "douzero"]) == 2
+    assert "--rules rlcard" in capsys.readouterr().err
+    assert main(["arena", "greedy", "--against", "random", "--deals", "2", "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("agent ")

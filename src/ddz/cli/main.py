@@ -255,6 +255,8 @@ def _arena(args: argparse.Namespace) -> int:
         if name not in ARENA_AGENTS:
             raise ValueError(f"no agent {name!r}; the agents are: {', '.join(ARENA_AGENTS)}")
     if "rlcard-rule" in names:
+        if args.rules != "rlcard":
+            raise ValueError("rlcard-rule plays RLCard's moves: --rules rlcard")
         try:
             _rlcard_rule(None)
         except ImportError as error:

@@ -144,7 +144,7 @@ class SolverAgent:
         memory_mb: int = 32,
         objective: str = "wp",
         playouts: int = 64,
-        epsilon: int = 100,
+        epsilon: int = 250,
         win_tries: int = 4,
     ) -> None:
         self._rng = random.Random(0 if seed is None else check_integer(seed, "seed"))
