@@ -162,8 +162,11 @@ def _random_games(rules: ddz.Rules, games: int, seed: int) -> int:
 class _Progress:
     """Progress on stderr: one updating line on a terminal, else a line every 10 seconds."""
 
-    def __init__(self, total: int, stream: TextIO, *, enabled: bool = True) -> None:
+    def __init__(
+        self, total: int, stream: TextIO, *, enabled: bool = True, label: str = "simulate"
+    ) -> None:
         self.total = total
+        self.label = label
         self.stream = stream
         self.enabled = enabled
         self.tty = stream.isatty()
@@ -179,7 +182,7 @@ class _Progress:
         rate = done / max(now - self.start, 1e-9)
         left = (total - done) / rate if rate else math.inf
         percent = 100 * done / max(total, 1)
-        line = f"simulate: {done}/{total} deals ({percent:.0f}%), {rate:,.1f} deals/s"
+        line = f"{self.label}: {done}/{total} deals ({percent:.0f}%), {rate:,.1f} deals/s"
         if done < total:
             line += f", {left:,.0f} s left"
         if self.tty:
@@ -261,7 +264,7 @@ def _arena(args: argparse.Namespace) -> int:
             _rlcard_rule(None)
         except ImportError as error:
             raise ValueError(str(error)) from None
-    progress = _Progress(args.deals, sys.stderr, enabled=not args.quiet)
+    progress = _Progress(args.deals, sys.stderr, enabled=not args.quiet, label="arena")
     result = run_duplicate(
         args.agents,
         args.against,
