@@ -15,13 +15,18 @@ the agent's own generator, seeded by ``seed``, so that the arena's games are rep
 NumPy's global generator is left alone. The moves are RLCard's: tests/test_rlcard_rule.py
 plays seeded deals on RLCard's own engine and on ddz's, and finds the same moves.
 
+The state it builds (``RLCardRuleAgent(seed).act(observation)`` then asks RLCard's agent,
+which leads ``333`` here: the group of its lowest card):
+
 >>> import ddz
 >>> from ddz.compat.rlcard_rule import RLCardRuleAgent
 >>> game = ddz.Game(ddz.RLCARD, seed=3)
->>> agent = RLCardRuleAgent(seed=1)
->>> seat = game.current_player                      # the landlord: 20 cards, to lead
->>> str(game.hands[seat]), str(agent.act(game.observation(seat)))   # its lowest group
-('3334557789TJJQKKAAAX', '333')
+>>> game.landlord, game.current_player                  # seat 1 is RLCard's seat 0
+(1, 1)
+>>> _ = game.step(game.legal_actions()[0])              # the landlord leads a 3
+>>> state = RLCardRuleAgent.raw_obs(game.observation(2))
+>>> state["self"], state["trace"], state["actions"][:4]
+(1, [(0, '3')], ['pass', '4', '5', '6'])
 """
 
 from __future__ import annotations
