@@ -43,7 +43,14 @@ from ddz.doudizhu.rules import PRESETS, RLCARD, Bidding, Rules
 from ddz.play.agents import AGENTS, AgentFactory
 from ddz.play.arena import _agent_seed, _half_width, play_game
 
-__all__ = ["DuplicateResult", "SideStats", "duplicate_seatings", "run_duplicate"]
+__all__ = [
+    "SIDES",
+    "DuplicateResult",
+    "SideResult",
+    "SideStats",
+    "duplicate_seatings",
+    "run_duplicate",
+]
 
 SIDES = ("landlord", "farmers", "mixed")
 """The kinds of game of a duplicate match (module docstring), in the order they are played."""
