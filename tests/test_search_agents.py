@@ -135,16 +135,17 @@ def test_solver_agent_wins_every_won_position() -> None:
     assert won >= 15
 
 
-def test_solver_agent_falls_back_to_greedy() -> None:
+def test_solver_agent_falls_back_to_search() -> None:
+    # tests/test_solver_exploit.py has positions where the search finds what greedy misses
     game = Game(seed=4)
     while game.phase == "bidding":
         game.step(choose(GreedyAgent(), game))
     agent = SolverAgent(max_cards=10)
     action = choose(agent, game)
-    assert action == choose(GreedyAgent(), game)
+    assert action in game.legal_actions()
     assert (agent.solved, agent.fallbacks) == (0, 1)
     tiny = SolverAgent(node_limit=1)  # the full deal is never solved in one node
-    assert choose(tiny, game) == choose(GreedyAgent(), game)
+    assert choose(tiny, game) == action  # the same open playouts, seeded alike
     assert tiny.fallbacks == 1
     with pytest.raises(ValueError):
         SolverAgent(node_limit=0)

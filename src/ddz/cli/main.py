@@ -11,6 +11,10 @@
     an arena: the agents play the same deals from every seat; WP and ADP per agent (agents:
     random, greedy, the search agents pimc and solver, ``ddz.play.search_agents``, and
     ``douzero:PATH``, DouZero's checkpoints, ``ddz.learn.agent``).
+``arena AGENT... [--against rlcard-rule] [--deals N] [--seed S] [--rules rlcard]``
+    duplicate matches: each agent plays every deal as landlord and as the farmers against
+    the opponent, and as a farmer beside it; WP and ADP per side (``ddz.play.duplicate``;
+    ``rlcard-rule`` is RLCard's rule agent, ``ddz.compat.rlcard_rule``).
 ``play [--seat 0] [--agents greedy,greedy] [--seed S] [--rules NAME]``
     play a game in the terminal against agents.
 ``perft [--seed S] [--first-player P] [--actions A,B] [--record FILE] --depth D [--divide]``
@@ -63,12 +67,14 @@ from ddz.doudizhu.rules import PRESETS
 from ddz.play.agents import (
     AGENTS,
     AgentFactory,
+    AnyAgent,
     GreedyAgent,
     agent_factory,
     agent_names,
     choose,
 )
 from ddz.play.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
+from ddz.play.duplicate import run_duplicate
 
 MAX_GAMES = 10**8
 """The most games one ``simulate`` plays: its per-deal results are held in memory (a few
@@ -169,8 +175,11 @@ def _random_games(rules: ddz.Rules, games: int, seed: int) -> int:
 class _Progress:
     """Progress on stderr: one updating line on a terminal, else a line every 10 seconds."""
 
-    def __init__(self, total: int, stream: TextIO, *, enabled: bool = True) -> None:
+    def __init__(
+        self, total: int, stream: TextIO, *, enabled: bool = True, label: str = "simulate"
+    ) -> None:
         self.total = total
+        self.label = label
         self.stream = stream
         self.enabled = enabled
         self.tty = stream.isatty()
@@ -186,7 +195,7 @@ class _Progress:
         rate = done / max(now - self.start, 1e-9)
         left = (total - done) / rate if rate else math.inf
         percent = 100 * done / max(total, 1)
-        line = f"simulate: {done}/{total} deals ({percent:.0f}%), {rate:,.1f} deals/s"
+        line = f"{self.label}: {done}/{total} deals ({percent:.0f}%), {rate:,.1f} deals/s"
         if done < total:
             line += f", {left:,.0f} s left"
         if self.tty:
@@ -249,6 +258,46 @@ def _simulate(args: argparse.Namespace) -> int:
             f" games/s, {engine} engine)",
             file=sys.stderr,
         )
+    print(result.table())
+    return 0
+
+
+# --- arena ---------------------------------------------------------------------------------
+
+
+def _rlcard_rule(seed: int | None) -> AnyAgent:
+    from ddz.compat.rlcard_rule import RLCardRuleAgent  # needs rlcard: loaded when asked for
+
+    return RLCardRuleAgent(seed)
+
+
+ARENA_AGENTS: dict[str, AgentFactory] = {**AGENTS, "rlcard-rule": _rlcard_rule}
+"""The agents ``arena`` plays: ddz's, and RLCard 1.2.0's rule agent (``rlcard-rule``)."""
+
+
+def _arena(args: argparse.Namespace) -> int:
+    names = [*args.agents, args.against]
+    for name in names:
+        if name not in ARENA_AGENTS:
+            raise ValueError(f"no agent {name!r}; the agents are: {', '.join(ARENA_AGENTS)}")
+    if "rlcard-rule" in names:
+        if args.rules != "rlcard":
+            raise ValueError("rlcard-rule plays RLCard's moves: --rules rlcard")
+        try:
+            _rlcard_rule(None)
+        except ImportError as error:
+            raise ValueError(str(error)) from None
+    progress = _Progress(args.deals, sys.stderr, enabled=not args.quiet, label="arena")
+    result = run_duplicate(
+        args.agents,
+        args.against,
+        deals=args.deals,
+        seed=args.seed,
+        rules=PRESETS[args.rules],
+        registry=ARENA_AGENTS,
+        mixed=not args.no_mixed,
+        progress=progress,
+    )
     print(result.table())
     return 0
 
@@ -561,6 +610,43 @@ def build_parser() -> argparse.ArgumentParser:
         "results are the same whatever it is (default 64)",
     )
     simulate.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    arena = commands.add_parser(
+        "arena",
+        help="duplicate matches against one opponent: every deal played from both sides",
+    )
+    arena.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help=f"the agents to measure, each in its own games: {', '.join(ARENA_AGENTS)}",
+    )
+    arena.add_argument(
+        "--against",
+        default="rlcard-rule",
+        help="the opponent (default rlcard-rule: RLCard's rule agent, needs rlcard)",
+    )
+    arena.add_argument(
+        "--deals",
+        type=integer(1, MAX_GAMES, bounds="1..10**8"),
+        default=100,
+        help="deals to play, 4 games each per agent (2 with --no-mixed; default 100)",
+    )
+    arena.add_argument("--seed", type=SEED, default=0, help="the deals' seed (default 0)")
+    arena.add_argument(
+        "--rules",
+        choices=sorted(
+            name
+            for name, rules in PRESETS.items()
+            if rules.players == 3 and rules.bidding is ddz.Bidding.RANDOM
+        ),
+        default="rlcard",
+        help="rules that name the landlord when play starts (default rlcard)",
+    )
+    arena.add_argument(
+        "--no-mixed", action="store_true", help="leave out the mixed-team games (2 games a deal)"
+    )
+    arena.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    arena.set_defaults(run=_arena)
     play_ = commands.add_parser("play", help="play a game in the terminal against agents")
     play_.add_argument("--seat", type=integer(0, 2), default=0, help="your seat: 0, 1 or 2")
     play_.add_argument(

@@ -38,6 +38,7 @@ from ddz.doudizhu.rules import Rules
 from ddz.doudizhu.solver import Solver
 from ddz.doudizhu.worlds import Worlds, sample_worlds
 from ddz.play.inference import greedy_weights, pass_weights, passes_over_beatable, resample
+from ddz.play.open_playouts import open_playouts
 
 __all__ = ["OBJECTIVES", "PIMCAgent", "SolverAgent"]
 
@@ -89,25 +90,40 @@ def _limit(value: float | None, name: str) -> float | None:
 
 
 class SolverAgent:
-    """Plays the exact solver's move (:func:`ddz.solve`), reading every hand: it says so
-    with ``perfect_information = True`` and is given the :class:`ddz.Game`.
+    """Plays the exact solver's move (:func:`ddz.solve`), reading every hand, and exploits
+    fallible opponents where the solve alone would not: it says so with
+    ``perfect_information = True`` and is given the :class:`ddz.Game`.
 
-    ``objective="wp"`` (the default, as it always played): a move that empties its hand is
-    always played (a bomb or rocket first among several: it doubles the stake), counted as
-    neither solved nor fallen back; otherwise, in a won position it plays a winning move, in
-    a lost one the move that holds out longest (the one whose refutation took the most
-    search). ``objective="score"``: each decision is a score-mode solve (``solve(score=True)``:
-    the winning side maximises the final stake, bombs and spring counted), and its move is
-    played even over going out, since it is *proved* to score at least as much with every
-    hand known; going out is taken only when that solve is unknown. The default stays
-    ``"wp"``: a score solve searches more for the same ``node_limit``. Each decision is one
-    solve within ``node_limit`` nodes (and ``time_limit`` seconds, if given: a time limit makes the
-    agent's choices depend on the machine's speed). It **falls back** to going out where it
-    can, else to the greedy agent's choice (:class:`ddz.play.agents.GreedyAgent`), when the
-    solve is unknown within the limits,
-    when more than ``max_cards`` cards are left in the hands (``None``: always try), and in
-    bidding; ``solved`` and ``fallbacks`` count its decisions of each kind (a forced action,
-    the only legal one, counts as neither).
+    ``objective="wp"`` (the default): a move that empties its hand is always played (a bomb
+    or rocket first among several: it doubles the stake), counted as neither solved nor
+    fallen back; otherwise each decision is one solve within ``node_limit`` nodes (and
+    ``time_limit`` seconds, if given: a time limit makes the agent's choices depend on the
+    machine's speed), and
+
+    * in a **won** position it plays a proved win, the fastest it finds: the solver's
+      winning move, or a move playing more cards whose own solve proves it wins too (the
+      nearest thing to the shortest win a win/loss proof gives; at most ``win_tries`` such
+      solves a decision, the most cards first);
+    * in a **lost** position (lost against perfect opponents), the move whose playouts
+      against a model of the players win most often (:mod:`ddz.play.open_playouts`:
+      ``playouts`` games from the true position, every seat played by the greedy agent,
+      a random action ``epsilon`` per mille of the time), ties going to the solver's move,
+      the one that holds out longest: real opponents go wrong;
+    * when the solve is **unknown** within the limits, or more than ``max_cards`` cards are
+      left in the hands (``None``: always try), it **falls back** to going out where it can,
+      else to those playouts' best move (the most won, then the highest mean payoff, then
+      the greedy agent's choice), never to the greedy agent's choice alone.
+
+    ``objective="score"``: each decision is a score-mode solve (``solve(score=True)``: the
+    winning side maximises the final stake, bombs and spring counted), and its move is played
+    even over going out, since it is *proved* to score at least as much with every hand
+    known; going out is taken only when that solve is unknown, and the playouts' best move
+    when it cannot go out. The default stays ``"wp"``: a score solve searches more for the
+    same ``node_limit``.
+
+    In bidding it plays the greedy agent's choice. ``solved`` and ``fallbacks`` count its
+    decisions of each kind (a forced action, the only legal one, counts as neither).
+    ``seed`` seeds the playouts (``None``: seed 0; the agent is deterministic).
 
     The transposition table (``memory_mb``) carries over from one decision to the next, so
     the positions of one game cost less and less to solve.
@@ -130,14 +146,19 @@ class SolverAgent:
         max_cards: int | None = None,
         memory_mb: int = 32,
         objective: str = "wp",
+        playouts: int = 64,
+        epsilon: int = 250,
+        win_tries: int = 4,
     ) -> None:
-        if seed is not None:  # deterministic: nothing to seed, but a seed is an integer
-            check_integer(seed, "seed")
+        self._rng = random.Random(0 if seed is None else check_integer(seed, "seed"))
         self.objective = _objective(objective)
         self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
         self.time_limit = _limit(time_limit, "time_limit")
         self.max_cards = None if max_cards is None else check_integer(max_cards, "max_cards", 0)
         self.memory_mb = check_integer(memory_mb, "memory_mb", 1, 1 << 16)
+        self.playouts = check_integer(playouts, "playouts", 1, 1 << 16)
+        self.epsilon = check_integer(epsilon, "epsilon", 0, 1000)
+        self.win_tries = check_integer(win_tries, "win_tries", 0, 1 << 16)
         self.solved = 0
         self.fallbacks = 0
         self._solver: Solver | None = None
@@ -159,7 +180,7 @@ class SolverAgent:
             return _best_going_out(out)
         if self.max_cards is not None and sum(map(len, game.hands)) > self.max_cards:
             self.fallbacks += 1
-            return _best_going_out(out) if out else _greedy(game, legal)
+            return _best_going_out(out) if out else self._played_out(game, legal, None)
         if self._solver is None or self._solver.rules != game.rules:
             self._solver = Solver(game.rules, memory_mb=self.memory_mb)
         result = self._solver.solve(
@@ -167,12 +188,59 @@ class SolverAgent:
         )
         if result.value is None or result.move is None:
             self.fallbacks += 1
-            return _best_going_out(out) if out else _greedy(game, legal)
+            return _best_going_out(out) if out else self._played_out(game, legal, None)
         self.solved += 1
-        for action in legal:
-            if action.code == result.move.code:
+        code = result.move.code
+        move = next((action for action in legal if action.code == code), None)
+        if move is None:
+            raise AssertionError(f"the solver's move {result.move} is not legal")  # not reached
+        if score:
+            return move
+        if result.value > 0:
+            return self._fastest_win(game, legal, move)
+        return self._played_out(game, legal, move)
+
+    def _played_out(self, game: Game, legal: list[Action], lost: Action | None) -> Action:
+        """The move whose open playouts win most often; ties: in a lost position the
+        solver's move ``lost``, else the highest mean payoff; then the greedy agent's."""
+        won, points = open_playouts(
+            game,
+            legal,
+            playouts=self.playouts,
+            epsilon=self.epsilon,
+            seed=self._rng.getrandbits(64),
+        )
+        greedy = _greedy(game, legal)
+
+        def value(j: int) -> tuple[float, bool, float, bool]:
+            action = legal[j]
+            return (float(won[j]), action == lost, float(points[j]), action == greedy)
+
+        return legal[max(range(len(legal)), key=value)]
+
+    def _fastest_win(self, game: Game, legal: list[Action], move: Action) -> Action:
+        """A proved win playing the most cards: up to ``win_tries`` moves playing more cards
+        than the solver's winning ``move`` are solved, the most cards first."""
+        solver = self._solver
+        assert solver is not None
+        me, landlord = game.current_player, game.landlord
+
+        def cards(action: Action) -> int:
+            return len(action.cards) if isinstance(action, Move) else 0
+
+        longer = sorted((a for a in legal if cards(a) > cards(move)), key=cards, reverse=True)
+        for action in longer[: self.win_tries]:
+            child = game.copy()
+            child.push(action)
+            result = solver.solve(
+                child, node_limit=self.node_limit, time_limit=self.time_limit, line=False
+            )
+            if result.value is None:
+                continue
+            same_side = (child.current_player == landlord) == (me == landlord)
+            if (result.value > 0) == same_side:
                 return action
-        raise AssertionError(f"the solver's move {result.move} is not legal")  # not reached
+        return move
 
 
 class PIMCAgent:
