@@ -26,7 +26,7 @@ import numpy as np
 import torch
 
 from ddz.base.errors import shorten
-from ddz.compat.douzero import action_for, seat_observation
+from ddz.compat.douzero import ReplayCache, action_for, seat_observation
 from ddz.doudizhu.actions import Action
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import Observation
@@ -201,8 +201,10 @@ class DouZeroAgent:
     It plays DouZero's card play only: :meth:`set_rules` (which the arena and
     :func:`ddz.agents.choose` call) refuses rules other than :func:`accepts_rules`'s
     (``ddz.DOUZERO``, any bidding). ``bidder`` bids for it (default
-    :class:`ddz.agents.GreedyAgent`). The agent holds no state between decisions, so one
-    agent may play every seat of many games.
+    :class:`ddz.agents.GreedyAgent`). Its choices depend on the observation alone, so one
+    agent may play every seat of many games: what it keeps between decisions is DouZero's
+    replay of each seat's game (:class:`ddz.compat.douzero.ReplayCache`), to play only the
+    moves since that seat's last decision, and it is checked against each history.
 
     A history DouZero cannot replay (a multiset another agent played under a reading DouZero
     does not give it, then answered under that reading: see
@@ -225,6 +227,7 @@ class DouZeroAgent:
         self.fallbacks = 0
         """Decisions of the card play left to ``bidder`` (see the class)."""
         self._checked: Rules | None = None
+        self._replays = ReplayCache()
 
     @classmethod
     def from_models(
@@ -239,6 +242,7 @@ class DouZeroAgent:
         agent.bidder = GreedyAgent() if bidder is None else bidder
         agent.fallbacks = 0
         agent._checked = None
+        agent._replays = ReplayCache()
         return agent
 
     def __repr__(self) -> str:
@@ -275,7 +279,7 @@ class DouZeroAgent:
                 chosen[index] = seen.legal_actions[0]
                 continue
             try:
-                obs = seat_observation(seen)
+                obs = seat_observation(seen, cache=self._replays)
             except ValueError:
                 self.fallbacks += 1
                 chosen[index] = self.bidder.act(seen)
