@@ -701,7 +701,7 @@ def _move_counts(codes: list[int]) -> npt.NDArray[np.uint8]:
 
 
 def seat_observation(
-    observation: Observation, *, cache: ReplayCache | None = None
+    observation: Observation, *, cache: ReplayCache | None = None, z_batch: bool = True
 ) -> dict[str, Any]:
     """DouZero's ``get_obs`` for the seat of ``observation`` at its turn in the card play:
     the dict :class:`Env` returns (equal to DouZero's for the same position), with
@@ -713,6 +713,10 @@ def seat_observation(
     replayed as DouZero reads them; ValueError if DouZero's rules do not allow one of them
     there (a multiset another player made under a reading DouZero does not give it, then
     answered under that reading), or if the observation is not of such a game.
+
+    ``cache`` (a :class:`ReplayCache`) keeps the replay to go on from at the seat's next
+    decision. ``z_batch=False`` leaves ``z_batch`` out (None: its rows repeat ``z``, which
+    a caller running the LSTM once per decision reads instead).
 
     >>> import ddz
     >>> game = ddz.Game(ddz.DOUZERO, seed=3)
@@ -790,7 +794,7 @@ def seat_observation(
         cache._keep(key, codes, core)
     if core.winner >= 0 or core.acting != positions[observation.player]:
         raise ValueError("the history does not lead to this seat's turn")
-    return core.observation()
+    return core.observation(z_batch)
 
 
 def action_for(observation: Observation, action: list[int]) -> Action:

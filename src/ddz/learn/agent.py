@@ -279,7 +279,7 @@ class DouZeroAgent:
                 chosen[index] = seen.legal_actions[0]
                 continue
             try:
-                obs = seat_observation(seen, cache=self._replays)
+                obs = seat_observation(seen, cache=self._replays, z_batch=False)
             except ValueError:
                 self.fallbacks += 1
                 chosen[index] = self.bidder.act(seen)
