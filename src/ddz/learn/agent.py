@@ -302,17 +302,25 @@ class DouZeroAgent:
         return chosen  # type: ignore[return-value]
 
     def _values(self, position: str, decisions: list[dict[str, Any]]) -> np.ndarray[Any, Any]:
-        """The values of every row of ``decisions`` (one position's), in one forward pass."""
+        """The values of every row of ``decisions`` (one position's), in one forward pass.
+
+        A row of ``x_batch`` is the decision's ``x_no_action`` and the action's 54 columns:
+        :meth:`~ddz.learn.models.DeepMonteCarloNet.compact_values` takes them apart, so the
+        LSTM and the first layer's share of the state run once per decision."""
         device = self.device
-        z = torch.from_numpy(np.stack([obs["z"] for obs in decisions])).to(device).float()
+        z = torch.from_numpy(np.stack([obs["z"] for obs in decisions])).to(device)
+        x_state = torch.from_numpy(np.stack([obs["x_no_action"] for obs in decisions]))
+        width = x_state.shape[1]
         if len(decisions) == 1:
-            x_rows = decisions[0]["x_batch"]
+            action_rows = decisions[0]["x_batch"][:, width:]
         else:
-            x_rows = np.concatenate([obs["x_batch"] for obs in decisions])
-        x = torch.from_numpy(x_rows).to(device)
+            action_rows = np.concatenate([obs["x_batch"][:, width:] for obs in decisions])
+        actions = torch.from_numpy(action_rows).to(device)
         counts = torch.tensor([len(obs["legal_actions"]) for obs in decisions])
         row_decision = torch.repeat_interleave(torch.arange(len(decisions)), counts).to(device)
-        values = self.models[position].grouped_values(z, x, row_decision)
+        values = self.models[position].compact_values(
+            z, x_state.to(device), actions, row_decision
+        )
         result: np.ndarray[Any, Any] = values[:, 0].cpu().numpy()
         return result
 
