@@ -754,34 +754,42 @@ def seat_observation(
     if (hand | played[0] | played[1] | played[2]) >> _ACTION_CARDS_SHIFT:
         raise ValueError("DouZero has no Skip or Reverse cards")
     counts = observation.card_counts
-    first, second = (seat for seat in range(3) if seat != player)
-    # any split of the unseen cards that fits the counts gives the same features: the lowest
-    # ranks to the first other seat, the rest to the second
-    rows: list[list[int]] = [[], [], []]
-    mine, theirs, others = rows[positions[player]], rows[positions[first]], rows[positions[second]]
-    wanted = counts[first]
-    unseen_total = 0
-    for rank in range(15):
-        shift = 3 * rank
-        held = hand >> shift & 7
-        gone = [cards >> shift & 7 for cards in played]
-        unseen = int(_DECK_COUNTS[rank]) - held - gone[0] - gone[1] - gone[2]
-        if unseen < 0:
-            raise ValueError("the cards seen hold more of a card than the deck has")
-        take = min(unseen, wanted)
-        wanted -= take
-        unseen_total += unseen
-        mine.append(held + gone[player])
-        theirs.append(take + gone[first])
-        others.append(unseen - take + gone[second])
-    if unseen_total != counts[first] + counts[second]:
-        raise ValueError("DouZero plays the whole 54-card deck (17 cards each, a kitty of 3)")
-    start = np.array(rows, dtype=np.uint8)
-    if [sum(row) for row in rows] != [20, 17, 17]:
-        raise ValueError("DouZero deals 20 cards to the landlord and 17 to each farmer")
-    key = (player, observation.landlord, tuple(mine))
+    # the seat's cards at the deal, as a mask: with the seat, the landlord and the moves,
+    # all a replay depends on (the split of the unseen cards aside)
+    key = (player, observation.landlord, hand + played[player])
     core = None if cache is None else cache._extended(key, codes)
+    if core is not None and [core.cards_left(p) for p in positions] != list(counts):
+        core = None
     if core is None:
+        first, second = (seat for seat in range(3) if seat != player)
+        # any split of the unseen cards that fits the counts gives the same features: the lowest
+        # ranks to the first other seat, the rest to the second
+        rows: list[list[int]] = [[], [], []]
+        mine, theirs, others = (
+            rows[positions[player]],
+            rows[positions[first]],
+            rows[positions[second]],
+        )
+        wanted = counts[first]
+        unseen_total = 0
+        for rank in range(15):
+            shift = 3 * rank
+            held = hand >> shift & 7
+            gone = [cards >> shift & 7 for cards in played]
+            unseen = int(_DECK_COUNTS[rank]) - held - gone[0] - gone[1] - gone[2]
+            if unseen < 0:
+                raise ValueError("the cards seen hold more of a card than the deck has")
+            take = min(unseen, wanted)
+            wanted -= take
+            unseen_total += unseen
+            mine.append(held + gone[player])
+            theirs.append(take + gone[first])
+            others.append(unseen - take + gone[second])
+        if unseen_total != counts[first] + counts[second]:
+            raise ValueError("DouZero plays the whole 54-card deck (17 cards each, a kitty of 3)")
+        start = np.array(rows, dtype=np.uint8)
+        if [sum(row) for row in rows] != [20, 17, 17]:
+            raise ValueError("DouZero deals 20 cards to the landlord and 17 to each farmer")
         try:
             core = _restore_core(start, _move_counts(codes))
         except ValueError:
