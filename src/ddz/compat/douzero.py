@@ -659,7 +659,7 @@ class ReplayCache:
 
     def __init__(self, size: int = 1024) -> None:
         self.size = size
-        self._games: dict[tuple[int, int, tuple[int, ...]], tuple[list[int], DouzeroCore]] = {}
+        self._games: dict[tuple[int, int, int], tuple[list[int], DouzeroCore]] = {}
         self.hits = 0
         """Observations that went on from a kept game (the rest were replayed in full)."""
 
@@ -669,7 +669,7 @@ class ReplayCache:
     def clear(self) -> None:
         self._games.clear()
 
-    def _extended(self, key: tuple[int, int, tuple[int, ...]], codes: list[int]) -> Any:
+    def _extended(self, key: tuple[int, int, int], codes: list[int]) -> Any:
         """The kept game of ``key`` with ``codes`` played, or None (and forgotten)."""
         entry = self._games.pop(key, None)
         if entry is None:
@@ -687,7 +687,7 @@ class ReplayCache:
         self.hits += 1
         return core
 
-    def _keep(self, key: tuple[int, int, tuple[int, ...]], codes: list[int], core: Any) -> None:
+    def _keep(self, key: tuple[int, int, int], codes: list[int], core: Any) -> None:
         self._games[key] = (codes, core)
         while len(self._games) > self.size:
             del self._games[next(iter(self._games))]
