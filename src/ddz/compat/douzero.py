@@ -679,7 +679,9 @@ class ReplayCache:
         if known > len(codes) or codes[:known] != done:
             return None
         if known < len(codes):
-            for counts in _move_counts(codes[known:]):
+            for code in codes[known:]:
+                # a few moves: bytes built here cost less than a numpy array's setup
+                counts = bytes([code >> shift & 7 for shift in range(0, 45, 3)])
                 index = -1 if core.winner >= 0 else core.find(counts)
                 if index < 0:
                     return None

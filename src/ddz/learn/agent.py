@@ -318,9 +318,7 @@ class DouZeroAgent:
         actions = torch.from_numpy(action_rows).to(device)
         counts = torch.tensor([len(obs["legal_actions"]) for obs in decisions])
         row_decision = torch.repeat_interleave(torch.arange(len(decisions)), counts).to(device)
-        values = self.models[position].compact_values(
-            z, x_state.to(device), actions, row_decision
-        )
+        values = self.models[position].compact_values(z, x_state.to(device), actions, row_decision)
         result: np.ndarray[Any, Any] = values[:, 0].cpu().numpy()
         return result
 
