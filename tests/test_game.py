@@ -725,8 +725,11 @@ def test_the_history_read_at_every_turn_through_undos_is_the_games() -> None:
             if len(game.history) > 3 and rng.random() < 0.25:
                 for _ in range(rng.randint(1, 3)):
                     game.undo()
-                    assert game.history == game.copy().history
+                    if rng.random() < 0.3:
+                        assert game.history == game.copy().history
             game.step(rng.choice(game.legal_actions()))
+            if rng.random() < 0.5:  # unread steps: as many actions taken back as played
+                continue
             history = game.history
             assert history == game.copy().history
             assert [(r.ply, r.player, r.phase, r.action.code) for r in history] == [
