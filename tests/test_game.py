@@ -713,3 +713,28 @@ def test_legal_actions_in_reads_text_as_step_does() -> None:
     assert "pass" in bidding.legal_actions() and "bid 1" in bidding.legal_actions()
     assert "bid 4" not in bidding.legal_actions() and "3" not in bidding.legal_actions()
     assert bidding.legal_actions() == [Bid("pass"), Bid("bid", 1), Bid("bid", 2), Bid("bid", 3)]
+
+
+def test_the_history_read_at_every_turn_through_undos_is_the_games() -> None:
+    # Game.history reuses the records it built last time: after undos and other actions it
+    # must still be the history a copy (which keeps no records) builds from scratch
+    rng = random.Random(3)
+    for seed in range(4):
+        game = Game(seed=seed)
+        while not game.is_over:
+            if len(game.history) > 3 and rng.random() < 0.25:
+                for _ in range(rng.randint(1, 3)):
+                    game.undo()
+                    if rng.random() < 0.3:
+                        assert game.history == game.copy().history
+            game.step(rng.choice(game.legal_actions()))
+            if rng.random() < 0.5:  # unread steps: as many actions taken back as played
+                continue
+            history = game.history
+            assert history == game.copy().history
+            assert [(r.ply, r.player, r.phase, r.action.code) for r in history] == [
+                (ply, player, phase, code)
+                for ply, player, phase, code in game._core.history_entries()
+            ]
+        assert "_history_kept" not in pickle.loads(pickle.dumps(game)).__dict__
+        assert pickle.loads(pickle.dumps(game)).history == game.history

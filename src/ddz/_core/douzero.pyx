@@ -992,8 +992,10 @@ cdef class DouzeroCore:
             raise MemoryError()
         return over == 1
 
-    def observation(self):
-        """``douzero.env.env.get_obs`` for the position to act."""
+    def observation(self, bint with_z_batch=True):
+        """``douzero.env.env.get_obs`` for the position to act; ``z_batch`` None when not
+        ``with_z_batch`` (the rows repeat ``z``: a caller running the LSTM once per
+        decision does not read them)."""
         cdef int n = self.t.legal.n, width
         cdef int8_t xna[FARMER_X]
         cdef int8_t zflat[Z_VALUES]
@@ -1001,20 +1003,23 @@ cdef class DouzeroCore:
         x_no_action = np.empty(width, dtype=np.int8)
         z = np.empty((5, 162), dtype=np.int8)
         x_batch = np.empty((n, width + CARD_BITS), dtype=np.float32)
-        z_batch = np.empty((n, 5, 162), dtype=np.float32)
+        z_batch = np.empty((n if with_z_batch else 0, 5, 162), dtype=np.float32)
         cdef int8_t[::1] xna_view = x_no_action
         cdef int8_t[:, ::1] z_view = z
         cdef float[:, ::1] xb = x_batch
         cdef float[:, :, ::1] zb = z_batch
+        cdef float* zb_start = NULL
+        if with_z_batch and n:
+            zb_start = &zb[0, 0, 0]
         with nogil:
             memcpy(&xna_view[0], xna, width)
             memcpy(&z_view[0, 0], zflat, Z_VALUES)
             if n:
-                table_rows(&self.t, xna, width, zflat, &xb[0, 0], &zb[0, 0, 0])
+                table_rows(&self.t, xna, width, zflat, &xb[0, 0], zb_start)
         return {
             "position": POSITIONS[self.t.to_act],
             "x_batch": x_batch,
-            "z_batch": z_batch,
+            "z_batch": z_batch if with_z_batch else None,
             "legal_actions": move_lists(&self.t.legal),
             "x_no_action": x_no_action,
             "z": z,

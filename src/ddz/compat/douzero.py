@@ -51,6 +51,7 @@ __all__ = [
     "Env",
     "InfoSet",
     "PositionBatch",
+    "ReplayCache",
     "VectorEnv",
     "VectorObservation",
     "action_for",
@@ -643,7 +644,67 @@ def _seat_positions(observation: Observation) -> list[int]:
     return [(0, 2, 1)[(seat - landlord) % 3] for seat in range(3)]
 
 
-def seat_observation(observation: Observation) -> dict[str, Any]:
+class ReplayCache:
+    """DouZero's game of each seat :func:`seat_observation` last replayed, kept to go on from.
+
+    A seat's next decision in the same game extends the moves replayed last time: given this
+    cache, :func:`seat_observation` plays only the new moves in the kept game instead of
+    replaying the whole history (the observation is the same: any split of the unseen cards
+    that fits gives the same features). A game is kept per (seat, landlord, the seat's cards
+    at the deal) and reused only when the moves it has played are the first moves of the
+    observation's history and every new move is legal in it, so an undo, a new game or a
+    split of the unseen cards that no longer fits falls back to the full replay. At most
+    ``size`` games are kept (the oldest go first).
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._games: dict[tuple[int, int, int], tuple[list[int], DouzeroCore]] = {}
+        self.hits = 0
+        """Observations that went on from a kept game (the rest were replayed in full)."""
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def clear(self) -> None:
+        self._games.clear()
+
+    def _extended(self, key: tuple[int, int, int], codes: list[int]) -> Any:
+        """The kept game of ``key`` with ``codes`` played, or None (and forgotten)."""
+        entry = self._games.pop(key, None)
+        if entry is None:
+            return None
+        done, core = entry
+        known = len(done)
+        if known > len(codes) or codes[:known] != done:
+            return None
+        if known < len(codes):
+            for code in codes[known:]:
+                # a few moves: bytes built here cost less than a numpy array's setup
+                counts = bytes([code >> shift & 7 for shift in range(0, 45, 3)])
+                index = -1 if core.winner >= 0 else core.find(counts)
+                if index < 0:
+                    return None
+                core.play(index)
+        self.hits += 1
+        return core
+
+    def _keep(self, key: tuple[int, int, int], codes: list[int], core: Any) -> None:
+        self._games[key] = (codes, core)
+        while len(self._games) > self.size:
+            del self._games[next(iter(self._games))]
+
+
+def _move_counts(codes: list[int]) -> npt.NDArray[np.uint8]:
+    """Each move's 15 rank counts (a row per move) from its card mask's octal digits."""
+    return ((np.array(codes, dtype=np.uint64).reshape(-1, 1) >> _SHIFTS) & np.uint64(7)).astype(
+        np.uint8
+    )
+
+
+def seat_observation(
+    observation: Observation, *, cache: ReplayCache | None = None, z_batch: bool = True
+) -> dict[str, Any]:
     """DouZero's ``get_obs`` for the seat of ``observation`` at its turn in the card play:
     the dict :class:`Env` returns (equal to DouZero's for the same position), with
     ``legal_actions`` in DouZero's order and its move set (``ddz.DOUZERO``'s).
@@ -654,6 +715,10 @@ def seat_observation(observation: Observation) -> dict[str, Any]:
     replayed as DouZero reads them; ValueError if DouZero's rules do not allow one of them
     there (a multiset another player made under a reading DouZero does not give it, then
     answered under that reading), or if the observation is not of such a game.
+
+    ``cache`` (a :class:`ReplayCache`) keeps the replay to go on from at the seat's next
+    decision. ``z_batch=False`` leaves ``z_batch`` out (None: its rows repeat ``z``, which
+    a caller running the LSTM once per decision reads instead).
 
     >>> import ddz
     >>> game = ddz.Game(ddz.DOUZERO, seed=3)
@@ -691,45 +756,55 @@ def seat_observation(observation: Observation) -> dict[str, Any]:
     if (hand | played[0] | played[1] | played[2]) >> _ACTION_CARDS_SHIFT:
         raise ValueError("DouZero has no Skip or Reverse cards")
     counts = observation.card_counts
-    first, second = (seat for seat in range(3) if seat != player)
-    # any split of the unseen cards that fits the counts gives the same features: the lowest
-    # ranks to the first other seat, the rest to the second
-    rows: list[list[int]] = [[], [], []]
-    mine, theirs, others = rows[positions[player]], rows[positions[first]], rows[positions[second]]
-    wanted = counts[first]
-    unseen_total = 0
-    for rank in range(15):
-        shift = 3 * rank
-        held = hand >> shift & 7
-        gone = [cards >> shift & 7 for cards in played]
-        unseen = int(_DECK_COUNTS[rank]) - held - gone[0] - gone[1] - gone[2]
-        if unseen < 0:
-            raise ValueError("the cards seen hold more of a card than the deck has")
-        take = min(unseen, wanted)
-        wanted -= take
-        unseen_total += unseen
-        mine.append(held + gone[player])
-        theirs.append(take + gone[first])
-        others.append(unseen - take + gone[second])
-    if unseen_total != counts[first] + counts[second]:
-        raise ValueError("DouZero plays the whole 54-card deck (17 cards each, a kitty of 3)")
-    start = np.array(rows, dtype=np.uint8)
-    if [sum(row) for row in rows] != [20, 17, 17]:
-        raise ValueError("DouZero deals 20 cards to the landlord and 17 to each farmer")
-    history = ((np.array(codes, dtype=np.uint64).reshape(-1, 1) >> _SHIFTS) & np.uint64(7)).astype(
-        np.uint8
-    )
-    try:
-        core = _restore_core(start, history)
-    except ValueError:
-        raise ValueError(
-            "DouZero's rules do not allow a move of this game's history where it was played "
-            "(DouZero reads each played multiset one way: ddz.DOUZERO.replace("
-            "multiple_readings=False))"
-        ) from None
+    # the seat's cards at the deal, as a mask: with the seat, the landlord and the moves,
+    # all a replay depends on (the split of the unseen cards aside)
+    key = (player, observation.landlord, hand + played[player])
+    core = None if cache is None else cache._extended(key, codes)
+    if core is not None and [core.cards_left(p) for p in positions] != list(counts):
+        core = None
+    if core is None:
+        first, second = (seat for seat in range(3) if seat != player)
+        # any split of the unseen cards that fits the counts gives the same features: the lowest
+        # ranks to the first other seat, the rest to the second
+        rows: list[list[int]] = [[], [], []]
+        mine, theirs, others = (
+            rows[positions[player]],
+            rows[positions[first]],
+            rows[positions[second]],
+        )
+        wanted = counts[first]
+        unseen_total = 0
+        for rank in range(15):
+            shift = 3 * rank
+            held = hand >> shift & 7
+            gone = [cards >> shift & 7 for cards in played]
+            unseen = int(_DECK_COUNTS[rank]) - held - gone[0] - gone[1] - gone[2]
+            if unseen < 0:
+                raise ValueError("the cards seen hold more of a card than the deck has")
+            take = min(unseen, wanted)
+            wanted -= take
+            unseen_total += unseen
+            mine.append(held + gone[player])
+            theirs.append(take + gone[first])
+            others.append(unseen - take + gone[second])
+        if unseen_total != counts[first] + counts[second]:
+            raise ValueError("DouZero plays the whole 54-card deck (17 cards each, a kitty of 3)")
+        start = np.array(rows, dtype=np.uint8)
+        if [sum(row) for row in rows] != [20, 17, 17]:
+            raise ValueError("DouZero deals 20 cards to the landlord and 17 to each farmer")
+        try:
+            core = _restore_core(start, _move_counts(codes))
+        except ValueError:
+            raise ValueError(
+                "DouZero's rules do not allow a move of this game's history where it was "
+                "played (DouZero reads each played multiset one way: ddz.DOUZERO.replace("
+                "multiple_readings=False))"
+            ) from None
+    if cache is not None:
+        cache._keep(key, codes, core)
     if core.winner >= 0 or core.acting != positions[observation.player]:
         raise ValueError("the history does not lead to this seat's turn")
-    return core.observation()
+    return core.observation(z_batch)
 
 
 def action_for(observation: Observation, action: list[int]) -> Action:

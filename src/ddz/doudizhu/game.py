@@ -82,6 +82,8 @@ class Game(GameBase):
     """
 
     _position: Position | None = None  # where a game from from_position started
+    # the history's entries and records last read (see history)
+    _history_kept: tuple[list[tuple[int, int, str, int]], list[ActionRecord]] | None = None
     _core: GameCore
 
     def __init__(
@@ -264,10 +266,33 @@ class Game(GameBase):
     @property
     def history(self) -> list[ActionRecord]:
         """Every action so far, oldest first."""
-        return [
+        entries = self._core.history_entries()
+        # the records are immutable: those of the entries read last time that are still the
+        # game's first entries (a step adds one, an undo takes one back) are reused, so an
+        # agent reading the history at every turn builds only the records of the new actions
+        kept = self._history_kept
+        records: list[ActionRecord] = []
+        if kept is not None:
+            known, records = kept
+            if len(known) <= len(entries):
+                if entries[: len(known)] != known:
+                    records = []
+            elif known[: len(entries)] == entries:
+                records = records[: len(entries)]
+            else:
+                records = []
+        records = records + [
             ActionRecord(ply, player, phase, self._action_of(code, phase))
-            for ply, player, phase, code in self._core.history_entries()
+            for ply, player, phase, code in entries[len(records) :]
         ]
+        self._history_kept = (entries, records)
+        return list(records)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the kept records are a cache of the history: copies and pickles rebuild theirs
+        state = self.__dict__.copy()
+        state.pop("_history_kept", None)
+        return state
 
     @property
     def is_over(self) -> bool:

@@ -26,7 +26,7 @@ import numpy as np
 import torch
 
 from ddz.base.errors import shorten
-from ddz.compat.douzero import action_for, seat_observation
+from ddz.compat.douzero import ReplayCache, action_for, seat_observation
 from ddz.doudizhu.actions import Action
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import Observation
@@ -201,8 +201,10 @@ class DouZeroAgent:
     It plays DouZero's card play only: :meth:`set_rules` (which the arena and
     :func:`ddz.agents.choose` call) refuses rules other than :func:`accepts_rules`'s
     (``ddz.DOUZERO``, any bidding). ``bidder`` bids for it (default
-    :class:`ddz.agents.GreedyAgent`). The agent holds no state between decisions, so one
-    agent may play every seat of many games.
+    :class:`ddz.agents.GreedyAgent`). Its choices depend on the observation alone, so one
+    agent may play every seat of many games: what it keeps between decisions is DouZero's
+    replay of each seat's game (:class:`ddz.compat.douzero.ReplayCache`), to play only the
+    moves since that seat's last decision, and it is checked against each history.
 
     A history DouZero cannot replay (a multiset another agent played under a reading DouZero
     does not give it, then answered under that reading: see
@@ -225,6 +227,7 @@ class DouZeroAgent:
         self.fallbacks = 0
         """Decisions of the card play left to ``bidder`` (see the class)."""
         self._checked: Rules | None = None
+        self._replays = ReplayCache()
 
     @classmethod
     def from_models(
@@ -239,6 +242,7 @@ class DouZeroAgent:
         agent.bidder = GreedyAgent() if bidder is None else bidder
         agent.fallbacks = 0
         agent._checked = None
+        agent._replays = ReplayCache()
         return agent
 
     def __repr__(self) -> str:
@@ -275,7 +279,7 @@ class DouZeroAgent:
                 chosen[index] = seen.legal_actions[0]
                 continue
             try:
-                obs = seat_observation(seen)
+                obs = seat_observation(seen, cache=self._replays, z_batch=False)
             except ValueError:
                 self.fallbacks += 1
                 chosen[index] = self.bidder.act(seen)
@@ -298,17 +302,23 @@ class DouZeroAgent:
         return chosen  # type: ignore[return-value]
 
     def _values(self, position: str, decisions: list[dict[str, Any]]) -> np.ndarray[Any, Any]:
-        """The values of every row of ``decisions`` (one position's), in one forward pass."""
+        """The values of every row of ``decisions`` (one position's), in one forward pass.
+
+        A row of ``x_batch`` is the decision's ``x_no_action`` and the action's 54 columns:
+        :meth:`~ddz.learn.models.DeepMonteCarloNet.compact_values` takes them apart, so the
+        LSTM and the first layer's share of the state run once per decision."""
         device = self.device
-        z = torch.from_numpy(np.stack([obs["z"] for obs in decisions])).to(device).float()
+        z = torch.from_numpy(np.stack([obs["z"] for obs in decisions])).to(device)
+        x_state = torch.from_numpy(np.stack([obs["x_no_action"] for obs in decisions]))
+        width = x_state.shape[1]
         if len(decisions) == 1:
-            x_rows = decisions[0]["x_batch"]
+            action_rows = decisions[0]["x_batch"][:, width:]
         else:
-            x_rows = np.concatenate([obs["x_batch"] for obs in decisions])
-        x = torch.from_numpy(x_rows).to(device)
+            action_rows = np.concatenate([obs["x_batch"][:, width:] for obs in decisions])
+        actions = torch.from_numpy(action_rows).to(device)
         counts = torch.tensor([len(obs["legal_actions"]) for obs in decisions])
         row_decision = torch.repeat_interleave(torch.arange(len(decisions)), counts).to(device)
-        values = self.models[position].grouped_values(z, x, row_decision)
+        values = self.models[position].compact_values(z, x_state.to(device), actions, row_decision)
         result: np.ndarray[Any, Any] = values[:, 0].cpu().numpy()
         return result
 
