@@ -186,8 +186,7 @@ class ArenaResult:
         )
 
     def _rules_name(self) -> str:
-        name = next((name for name, preset in PRESETS.items() if preset == self.rules), None)
-        return name or "custom"
+        return preset_name(self.rules)
 
     def table(self) -> str:
         """The results as a text table, one row per agent."""
@@ -408,13 +407,20 @@ class _Tally:
             landlord_games=self.ll_games,
             landlord_wins=self.ll_wins,
             wp=100 * self.wins / games,
-            wp_ci=100 * _half_width(self.sum_w, self.sum_w2, deals),
+            wp_ci=100 * half_width(self.sum_w, self.sum_w2, deals),
             adp=self.points / games,
-            adp_ci=_half_width(self.sum_p, self.sum_p2, deals),
+            adp_ci=half_width(self.sum_p, self.sum_p2, deals),
         )
 
 
-def _half_width(total: float, squares: float, n: int) -> float:
+def preset_name(rules: Rules) -> str:
+    """The name of the preset ``rules`` are, or ``"custom"``: how results name their rules."""
+    return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
+
+
+def half_width(total: float, squares: float, n: int) -> float:
+    """The half-width of the 95% interval of a mean of ``n`` values with this ``total`` and
+    sum of ``squares`` (NaN below two values); the arena's and the duplicate matches'."""
     if n < 2:
         return math.nan
     variance = max(squares - total * total / n, 0.0) / (n - 1)
@@ -461,7 +467,7 @@ def run_arena(
             deal_seed = rng.getrandbits(63)
             for index, seating in enumerate(plan):
                 players = [
-                    factories[name](_agent_seed(deal_seed, 3 * index + seat))
+                    factories[name](agent_seed(deal_seed, 3 * index + seat))
                     for seat, name in enumerate(seating)
                 ]
                 yield Game(rules, seed=deal_seed), players
@@ -502,8 +508,10 @@ def run_arena(
     )
 
 
-def _agent_seed(deal_seed: int, slot: int) -> int:
-    # A distinct, well-spread seed per game and seat (a Weyl step of the golden ratio).
+def agent_seed(deal_seed: int, slot: int) -> int:
+    """A distinct, well-spread seed for the agent in ``slot`` of a deal (a Weyl step of the
+    golden ratio), so that agents of one deal draw apart; the arena's and the duplicate
+    matches'."""
     return (deal_seed + (slot + 1) * 0x9E3779B97F4A7C15) & _MASK64
 
 
@@ -610,9 +618,9 @@ def run_core_arena(
                 landlord_games=int(landlord_games[row]),
                 landlord_wins=int(landlord_wins[row]),
                 wp=100 * int(wins_n[row].sum()) / max(games, 1),
-                wp_ci=100 * _half_width(float(win_means.sum()), float((win_means**2).sum()), n),
+                wp_ci=100 * half_width(float(win_means.sum()), float((win_means**2).sum()), n),
                 adp=int(points_n[row].sum()) / max(games, 1),
-                adp_ci=_half_width(float(point_means.sum()), float((point_means**2).sum()), n),
+                adp_ci=half_width(float(point_means.sum()), float((point_means**2).sum()), n),
             )
         )
     return ArenaResult(

@@ -39,9 +39,9 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from ddz.doudizhu.game import Game
-from ddz.doudizhu.rules import PRESETS, RLCARD, Bidding, Rules
+from ddz.doudizhu.rules import RLCARD, Bidding, Rules
 from ddz.play.agents import AGENTS, AgentFactory
-from ddz.play.arena import _agent_seed, _half_width, play_game
+from ddz.play.arena import agent_seed, half_width, play_game, preset_name
 
 __all__ = [
     "SIDES",
@@ -141,8 +141,7 @@ class DuplicateResult:
         )
 
     def _rules_name(self) -> str:
-        name = next((name for name, preset in PRESETS.items() if preset == self.rules), None)
-        return name or "custom"
+        return preset_name(self.rules)
 
     def table(self) -> str:
         """The results as a text table, one row per agent."""
@@ -208,9 +207,9 @@ class _Sums:
             wins=self.wins,
             points=self.points,
             wp=100 * self.wins / games if games else math.nan,
-            wp_ci=100 * _half_width(self.sum_w, self.sum_w2, self.deals),
+            wp_ci=100 * half_width(self.sum_w, self.sum_w2, self.deals),
             adp=self.points / games if games else math.nan,
-            adp_ci=_half_width(self.sum_p, self.sum_p2, self.deals),
+            adp_ci=half_width(self.sum_p, self.sum_p2, self.deals),
         )
 
 
@@ -254,7 +253,7 @@ def run_duplicate(
             plan = duplicate_seatings(name, opponent, landlord, mixed=mixed)
             for index, (side, seating) in enumerate(plan):
                 players = [
-                    registry[who](_agent_seed(deal_seed, 3 * index + seat))
+                    registry[who](agent_seed(deal_seed, 3 * index + seat))
                     for seat, who in enumerate(seating)
                 ]
                 game, _ = play_game(Game(rules, seed=deal_seed), players)
