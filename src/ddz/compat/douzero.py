@@ -807,12 +807,36 @@ def seat_observation(
     return core.observation(z_batch)
 
 
+_SHIFT_OF = {value: 3 * rank for rank, value in enumerate(_CARD_VALUES)}
+_DECK_LIST = _DECK_COUNTS.tolist()
+
+
+def _action_mask(action: object) -> int:
+    """The card mask of DouZero's ``action`` (card values), checked like :func:`_counts`."""
+    if type(action) is list:
+        # the network's choices are lists of ints: their mask without numpy round trips
+        mask = 0
+        for card in action:
+            shift = _SHIFT_OF.get(card) if type(card) is int else None
+            if shift is None:
+                break
+            mask += 1 << shift
+        else:
+            digits = [mask >> shift & 7 for shift in range(0, 45, 3)]
+            # a digit past 7 carries (the digits' sum falls short of the cards)
+            if sum(digits) == len(action) and all(
+                digit <= most for digit, most in zip(digits, _DECK_LIST, strict=True)
+            ):
+                return mask
+    counts = _counts(action, "action").astype(np.int64)
+    return sum(int(count) << (3 * rank) for rank, count in enumerate(counts))
+
+
 def action_for(observation: Observation, action: list[int]) -> Action:
     """The legal action of ``observation`` that plays DouZero's ``action`` (card values):
     the pass for ``[]``; of several readings of the cards, DouZero's reading first (the one
     DouZero's game goes on from). ValueError if no legal action plays these cards."""
-    counts = _counts(action, "action").astype(np.int64)
-    mask = sum(int(count) << (3 * rank) for rank, count in enumerate(counts))
+    mask = _action_mask(action)
     found = [
         legal
         for legal in observation.legal_actions
