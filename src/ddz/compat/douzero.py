@@ -764,29 +764,34 @@ def seat_observation(
         core = None
     if core is None:
         first, second = (seat for seat in range(3) if seat != player)
-        # any split of the unseen cards that fits the counts gives the same features: the lowest
-        # ranks to the first other seat, the rest to the second
-        rows: list[list[int]] = [[], [], []]
-        mine, theirs, others = (
-            rows[positions[player]],
-            rows[positions[first]],
-            rows[positions[second]],
-        )
+        held = [hand >> shift & 7 for shift in range(0, 45, 3)]
+        gone = [[cards >> shift & 7 for shift in range(0, 45, 3)] for cards in played]
+        unseen = [
+            most - mine - a - b - c
+            for most, mine, a, b, c in zip(_DECK_LIST, held, *gone, strict=True)
+        ]
+        if min(unseen) < 0:
+            raise ValueError("the cards seen hold more of a card than the deck has")
+        unseen_total = sum(unseen)
+        # any split of the unseen cards that fits the counts gives the same features; this one
+        # shares out each rank in proportion to the counts (the rest of the first other seat's
+        # count from the lowest ranks), so the opponents' next moves likely fit it too and the
+        # kept replay goes on from it (ReplayCache) rather than replaying from scratch
         wanted = counts[first]
-        unseen_total = 0
+        takes = [n * wanted // unseen_total for n in unseen] if unseen_total else [0] * 15
+        wanted -= sum(takes)
         for rank in range(15):
-            shift = 3 * rank
-            held = hand >> shift & 7
-            gone = [cards >> shift & 7 for cards in played]
-            unseen = int(_DECK_COUNTS[rank]) - held - gone[0] - gone[1] - gone[2]
-            if unseen < 0:
-                raise ValueError("the cards seen hold more of a card than the deck has")
-            take = min(unseen, wanted)
-            wanted -= take
-            unseen_total += unseen
-            mine.append(held + gone[player])
-            theirs.append(take + gone[first])
-            others.append(unseen - take + gone[second])
+            if not wanted:
+                break
+            extra = min(unseen[rank] - takes[rank], wanted)
+            takes[rank] += extra
+            wanted -= extra
+        rows: list[list[int]] = [[], [], []]
+        rows[positions[player]] = [n + g for n, g in zip(held, gone[player], strict=True)]
+        rows[positions[first]] = [t + g for t, g in zip(takes, gone[first], strict=True)]
+        rows[positions[second]] = [
+            n - t + g for n, t, g in zip(unseen, takes, gone[second], strict=True)
+        ]
         if unseen_total != counts[first] + counts[second]:
             raise ValueError("DouZero plays the whole 54-card deck (17 cards each, a kitty of 3)")
         start = np.array(rows, dtype=np.uint8)
