@@ -424,13 +424,15 @@ def observation_from_json(text: str | bytes) -> Observation:
 def observe(game: Game, player: int, history: bool = True) -> Observation:
     """What ``player`` (a checked seat) may know of ``game`` now (``Game.observation``)."""
     core = game._core
-    hands = game.hands
+    # the core's card masks are valid by construction: Cards._of skips from_mask's checks,
+    # which an agent reading an observation at every turn would otherwise pay 7 times
+    hands = tuple(Cards._of(mask) for mask in core.hands)
     return Observation(
         player=player,
         phase=game.phase,
         hand=hands[player],
         card_counts=tuple(len(hand) for hand in hands),
-        played=tuple(Cards.from_mask(cards) for cards in core.played),
+        played=tuple(Cards._of(mask) for mask in core.played),
         landlord=game.landlord,
         kitty=game.kitty if game.landlord is not None else None,
         table=game.table,
