@@ -7,7 +7,6 @@ must agree on whatever the network says, not on good play.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from ddz.learn.agent import DouZeroAgent, accepts_rules, load_models  # noqa: E4
 from ddz.learn.models import new_models  # noqa: E402
 from ddz.play.agents import GreedyAgent, RandomAgent, agent_factory, make_agent  # noqa: E402
 from ddz.play.arena import play_game, play_games, run_arena  # noqa: E402
+from tests import douzero_networks  # noqa: E402
 
 from .test_compat_douzero import assert_same_obs  # noqa: E402
 
@@ -54,19 +54,6 @@ def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def agent(checkpoint: Path) -> DouZeroAgent:
     return DouZeroAgent(checkpoint)
-
-
-def douzero_models_module() -> Any:
-    """douzero.dmc.models loaded by path: douzero.dmc's __init__ imports its trainer, which
-    needs GitPython."""
-    douzero = pytest.importorskip("douzero")
-    spec = importlib.util.spec_from_file_location(
-        "douzero.dmc.models", Path(douzero.__file__).parent / "dmc" / "models.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def cards_of(values: list[int]) -> ddz.Cards:
@@ -108,7 +95,7 @@ class Referee:
 def test_same_actions_as_douzeros_deep_agent(
     checkpoint: Path, agent: DouZeroAgent, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "douzero.dmc.models", douzero_models_module())
+    monkeypatch.setitem(sys.modules, "douzero.dmc.models", douzero_networks.douzero_models())
     from douzero.env.game import GameEnv
     from douzero.evaluation.deep_agent import DeepAgent
 

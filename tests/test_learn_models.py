@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 torch = pytest.importorskip("torch")
 douzero = pytest.importorskip("douzero")
 
 from ddz.learn.models import POSITIONS, X_WIDTH, new_models  # noqa: E402
+from tests import douzero_networks  # noqa: E402
 
-# douzero.dmc's __init__ imports its trainer, which needs GitPython; the models file itself
-# needs torch and numpy only, so it is loaded on its own
-_spec = importlib.util.spec_from_file_location(
-    "douzero_dmc_models", Path(douzero.__file__).parent / "dmc" / "models.py"
-)
-assert _spec is not None and _spec.loader is not None
-douzero_models = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(douzero_models)
+douzero_models = douzero_networks.douzero_models()
 
 
 @pytest.mark.parametrize("position", POSITIONS)

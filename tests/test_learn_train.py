@@ -5,7 +5,6 @@ through ``python -m ddz train`` and its resumption."""
 from __future__ import annotations
 
 import _thread
-import importlib.util
 import io
 import queue
 import sys
@@ -29,15 +28,9 @@ from ddz.learn.learner import Learner  # noqa: E402
 from ddz.learn.models import POSITIONS, new_models  # noqa: E402
 from ddz.learn.remote import RemoteActor  # noqa: E402
 from ddz.learn.train import load_checkpoint, train  # noqa: E402
+from tests import douzero_networks  # noqa: E402
 
-# douzero.dmc's __init__ imports its trainer, which needs GitPython; the models file needs
-# torch and numpy only, so it is loaded on its own (and stands in for douzero.dmc.models)
-_spec = importlib.util.spec_from_file_location(
-    "douzero_dmc_models", Path(douzero.__file__).parent / "dmc" / "models.py"
-)
-assert _spec is not None and _spec.loader is not None
-douzero_models = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(douzero_models)
+douzero_models = douzero_networks.douzero_models()
 
 SMALL = {"unroll_length": 5, "batch_size": 2, "num_buffers": 4, "num_threads": 1}
 
