@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import copy
 import threading
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -354,7 +354,38 @@ class CompactBatch(NamedTuple):
         return self.z[self.row_slot].astype(np.float32)
 
 
-class VectorObservation:
+_Group = TypeVar("_Group", PositionBatch, CompactBatch)
+
+
+class _ByPosition(Generic[_Group]):
+    """Every table's position to act, its legal count, its first row, and one group of
+    rows per position: what the full and the compact observations share."""
+
+    __slots__ = ("groups", "legal_count", "position", "row_start")
+    groups: tuple[_Group, _Group, _Group]
+
+    def __init__(
+        self,
+        position: npt.NDArray[np.int8],
+        legal_count: npt.NDArray[np.int32],
+        row_start: npt.NDArray[np.int64],
+        groups: tuple[_Group, _Group, _Group],
+    ) -> None:
+        self.position = position
+        self.legal_count = legal_count
+        self.row_start = row_start
+        self.groups = groups
+
+    def __repr__(self) -> str:
+        sizes = ", ".join(f"{g.position}: {g.tables.size}" for g in self.groups)
+        return f"<{type(self).__name__} of {self.position.size} tables ({sizes})>"
+
+    def __getitem__(self, position: str) -> _Group:
+        """The group of a position by name: ``obs["landlord"]``."""
+        return self.groups[POSITIONS.index(position)]
+
+
+class VectorObservation(_ByPosition[PositionBatch]):
     """Every table's observation of its position to act (:meth:`VectorEnv.observe`).
 
     ``position[i]`` is the position to act at table ``i`` as an index into
@@ -366,55 +397,15 @@ class VectorObservation:
     cost about a microsecond where frozen dataclasses cost several.
     """
 
-    __slots__ = ("groups", "legal_count", "position", "row_start")
-
-    def __init__(
-        self,
-        position: npt.NDArray[np.int8],
-        legal_count: npt.NDArray[np.int32],
-        row_start: npt.NDArray[np.int64],
-        groups: tuple[PositionBatch, PositionBatch, PositionBatch],
-    ) -> None:
-        self.position = position
-        self.legal_count = legal_count
-        self.row_start = row_start
-        self.groups = groups
-
-    def __repr__(self) -> str:
-        sizes = ", ".join(f"{g.position}: {g.tables.size}" for g in self.groups)
-        return f"<VectorObservation of {self.position.size} tables ({sizes})>"
-
-    def __getitem__(self, position: str) -> PositionBatch:
-        """The group of a position by name: ``obs["landlord"]``."""
-        return self.groups[POSITIONS.index(position)]
+    __slots__ = ()
 
 
-class CompactObservation:
+class CompactObservation(_ByPosition[CompactBatch]):
     """Every table's observation in the compact form (:meth:`VectorEnv.observe_compact`):
     ``position``, ``legal_count`` and ``row_start`` as in :class:`VectorObservation`,
     ``groups`` one :class:`CompactBatch` per position, in :data:`POSITIONS` order."""
 
-    __slots__ = ("groups", "legal_count", "position", "row_start")
-
-    def __init__(
-        self,
-        position: npt.NDArray[np.int8],
-        legal_count: npt.NDArray[np.int32],
-        row_start: npt.NDArray[np.int64],
-        groups: tuple[CompactBatch, CompactBatch, CompactBatch],
-    ) -> None:
-        self.position = position
-        self.legal_count = legal_count
-        self.row_start = row_start
-        self.groups = groups
-
-    def __repr__(self) -> str:
-        sizes = ", ".join(f"{g.position}: {g.tables.size}" for g in self.groups)
-        return f"<CompactObservation of {self.position.size} tables ({sizes})>"
-
-    def __getitem__(self, position: str) -> CompactBatch:
-        """The group of a position by name: ``obs["landlord"]``."""
-        return self.groups[POSITIONS.index(position)]
+    __slots__ = ()
 
 
 class VectorEnv:
