@@ -23,7 +23,7 @@ from ddz.compat.douzero import (
     VectorEnv,
     VectorObservation,
 )
-from tests.test_compat_douzero_vector import GAMES, assert_same_obs
+from tests.test_compat_douzero_vector import GAMES, assert_same_obs, step_alongside
 
 
 def rebuilt(group: CompactBatch) -> tuple[Any, Any]:
@@ -109,18 +109,7 @@ def test_compact_form_equals_douzero_get_obs() -> None:
             assert_same_obs(expected[i], mine)
             positions += 1
         actions = [rng.randrange(int(c)) for c in compact.legal_count]
-        rewards, dones = vector.step(actions)
-        for i in range(n):
-            after, reward, done, _ = theirs[i].step(expected[i]["legal_actions"][actions[i]])
-            assert (bool(dones[i]), float(rewards[i])) == (done, reward)
-            if done:
-                finished += 1
-                deal = vector.card_play_data(i)
-                theirs[i]._env.reset()
-                theirs[i]._env.card_play_init({k: list(v) for k, v in deal.items()})
-                theirs[i].infoset = theirs[i]._env.game_infoset
-                after = env_module.get_obs(theirs[i].infoset)
-            expected[i] = after
+        finished += step_alongside(vector, theirs, expected, actions, env_module)
     assert positions >= 12 * 40 and finished > 0
 
 

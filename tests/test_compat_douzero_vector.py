@@ -234,6 +234,29 @@ def test_buffers_are_reused_and_grow() -> None:
     assert np.shares_memory(first, again)
 
 
+def step_alongside(
+    vector: VectorEnv, theirs: list[Any], expected: list[Any], actions: list[int], env_module: Any
+) -> int:
+    """Play ``actions`` at every table of ``vector`` and in DouZero's own ``theirs`` (one
+    ``Env`` a table), check the rewards and ends agree, deal each finished table's next game
+    (the vector's deal) to DouZero's env too, and put each env's next observation into
+    ``expected``; returns how many games finished."""
+    rewards, dones = vector.step(actions)
+    finished = 0
+    for i, env in enumerate(theirs):
+        after, reward, done, _ = env.step(expected[i]["legal_actions"][actions[i]])
+        assert (bool(dones[i]), float(rewards[i])) == (done, reward)
+        if done:
+            finished += 1
+            deal = vector.card_play_data(i)
+            env._env.reset()
+            env._env.card_play_init({k: list(v) for k, v in deal.items()})
+            env.infoset = env._env.game_infoset
+            after = env_module.get_obs(env.infoset)
+        expected[i] = after
+    return finished
+
+
 def test_same_observations_as_douzero_get_obs() -> None:
     env_module = pytest.importorskip(
         "douzero.env.env",
@@ -253,18 +276,7 @@ def test_same_observations_as_douzero_get_obs() -> None:
         for i in range(n):
             assert_same_obs(expected[i], vector.table_observation(i))
         actions = [rng.randrange(int(c)) for c in obs.legal_count]
-        rewards, dones = vector.step(actions)
-        for i in range(n):
-            after, reward, done, _ = theirs[i].step(expected[i]["legal_actions"][actions[i]])
-            assert (bool(dones[i]), float(rewards[i])) == (done, reward)
-            if done:
-                finished += 1
-                deal = vector.card_play_data(i)
-                theirs[i]._env.reset()
-                theirs[i]._env.card_play_init({k: list(v) for k, v in deal.items()})
-                theirs[i].infoset = theirs[i]._env.game_infoset
-                after = env_module.get_obs(theirs[i].infoset)
-            expected[i] = after
+        finished += step_alongside(vector, theirs, expected, actions, env_module)
         obs = vector.observe()
     assert finished > 0
 
