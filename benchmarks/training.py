@@ -214,7 +214,7 @@ def main() -> int:
     parser.add_argument("--num-actors", type=int, default=2, help="actor processes (2)")
     parser.add_argument("--unroll-length", dest="t", type=int, default=100, help="T (100)")
     parser.add_argument("--batch-size", dest="b", type=int, default=32, help="B (32)")
-    parser.add_argument("--tables", type=int, default=64, help="ddz's tables an actor (64)")
+    parser.add_argument("--tables", type=int, default=256, help="ddz's tables an actor (256)")
     parser.add_argument("--repeats", type=int, default=5, help="actor samples (5)")
     parser.add_argument("--decisions", type=int, default=640, help="decisions a sample (640)")
     parser.add_argument("--json", metavar="PATH", help="write every sample there")

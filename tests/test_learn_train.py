@@ -129,6 +129,46 @@ def test_recorded_rows_are_douzeros_rows_of_the_chosen_actions() -> None:
     assert seen == {p: actor.finished[p].size for p in POSITIONS}
 
 
+def test_actor_without_exploration_plays_the_models_best_action() -> None:
+    """With ``exp_epsilon`` 0 each table plays the argmax of its position's model over
+    DouZero's full rows (``forward`` on ``x_batch`` and ``z_batch``), the forced passes
+    included, though the actor skips the network where there is one legal action and
+    runs the compact form elsewhere."""
+    models = new_models()
+    actor = LockstepActor(16, models, exp_epsilon=0.0, seed=7)
+    expected = np.empty(16, dtype=np.int64)
+    played = []
+    play = actor.env.step
+
+    def step(actions: Any) -> Any:
+        played.append(np.array(actions))
+        return play(actions)
+
+    actor.env.step = step  # type: ignore[method-assign]
+    forced = choices = 0
+    for _ in range(60):
+        obs = actor.env.observe()
+        for group in obs.groups:
+            if group.tables.size == 0:
+                continue
+            with torch.inference_mode():
+                values = (
+                    models[group.position](
+                        torch.from_numpy(group.z[group.row_slot]).float(),
+                        torch.from_numpy(group.x_batch),
+                    )
+                    .numpy()
+                    .reshape(-1)
+                )
+            counts = np.diff(group.offsets)
+            forced += int((counts == 1).sum())
+            choices += int((counts > 1).sum())
+            expected[group.tables] = best_rows(values, group.offsets) - group.offsets[:-1]
+        actor.step()
+        assert played[-1].tolist() == expected.tolist()
+    assert forced > 0 and choices > 0
+
+
 def test_flush_writes_slots_in_order_and_get_batch_stacks_them() -> None:
     actor = LockstepActor(4, new_models(), unroll_length=5, seed=5)
     while min(actor.finished[p].size for p in POSITIONS) < 10:

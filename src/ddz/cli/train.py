@@ -62,9 +62,9 @@ def add_arguments(
     add(
         "--tables-per-actor",
         type=integer(1, 4096),
-        default=64,
+        default=256,
         help="games each actor steps in lockstep, one forward pass a position a step, at "
-        "most 4096 (each holds about 250 KB of staged decisions; default 64)",
+        "most 4096 (each holds about 250 KB of staged decisions; default 256)",
     )
     add(
         "--total-frames",

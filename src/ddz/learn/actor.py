@@ -3,9 +3,11 @@
 DouZero's actor plays one game and runs its position's model once per decision (on every
 legal action of that decision). This actor plays ``n`` games (``VectorEnv``) and, at each
 step, runs each position's model once on the legal actions of every table where that
-position is to act, with the LSTM once per table (``grouped_values``). Each table's decision
-is then DouZero's: the best action, or with probability ``exp_epsilon`` a uniformly random
-legal one.
+position is to act, in the compact form (``VectorEnv.observe_compact`` and
+``compact_values``: the LSTM and the state's share of the first layer once per table, the
+action's 54 columns per row); a table whose only legal action is a pass skips the network.
+Each table's decision is then DouZero's: the best action, or with probability
+``exp_epsilon`` a uniformly random legal one.
 
 What it records is DouZero's too: for every decision of a position, ``x_no_action``, the
 chosen action's 54 values and ``z``; when a game ends, each position's decisions of that
@@ -26,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from ddz.compat.douzero import VectorEnv
+from ddz.compat.douzero import CompactBatch, VectorEnv
 from ddz.learn.buffers import ACTION_WIDTH, IndexQueue
 from ddz.learn.flags import TrainFlags
 from ddz.learn.models import HISTORY_WIDTH, POSITIONS, X_WIDTH, DeepMonteCarloNet
@@ -141,7 +143,7 @@ class LockstepActor:
         clock = time.perf_counter
         timing = self.timing
         t0 = clock()
-        obs = self.env.observe(z_batch=False)
+        obs = self.env.observe_compact()
         t1 = clock()
         actions = np.empty(self.env.n, dtype=np.int64)
         chosen_rows: list[npt.NDArray[np.int64] | None] = []
@@ -149,19 +151,7 @@ class LockstepActor:
             if group.tables.size == 0:
                 chosen_rows.append(None)
                 continue
-            with torch.inference_mode():
-                values = self.models[group.position].grouped_values(
-                    torch.from_numpy(group.z).float(),
-                    torch.from_numpy(group.x_batch),
-                    torch.from_numpy(group.row_slot),
-                )
-            rows = best_rows(values.numpy().reshape(-1), group.offsets)
-            if self.exp_epsilon > 0.0:
-                explore = self.rng.random(rows.size) < self.exp_epsilon
-                if explore.any():
-                    counts = np.diff(group.offsets)[explore]
-                    picks = (self.rng.random(counts.size) * counts).astype(np.int64)
-                    rows[explore] = group.offsets[:-1][explore] + picks
+            rows = self._choose(group)
             actions[group.tables] = rows - group.offsets[:-1]
             chosen_rows.append(rows)
         t2 = clock()
@@ -175,7 +165,7 @@ class LockstepActor:
             if at.max() >= MAX_DECISIONS:  # cannot happen in a legal game (see MAX_DECISIONS)
                 raise RuntimeError(f"a game gave {p} more than {MAX_DECISIONS} decisions")
             self._x_no_action[p][tables, at] = group.x_no_action
-            self._action[p][tables, at] = group.x_batch[chosen, -ACTION_WIDTH:]
+            self._action[p][tables, at] = group.action_rows[chosen]
             self._z[p][tables, at] = group.z
             count[tables] = at + 1
         t3 = clock()
@@ -190,6 +180,47 @@ class LockstepActor:
         timing[2] += t3 - t2
         timing[3] += t4 - t3
         timing[4] += t5 - t4
+
+    def _choose(self, group: CompactBatch) -> npt.NDArray[np.int64]:
+        """The chosen row of each of ``group``'s tables: DouZero's choice (the best action,
+        or a random one with probability ``exp_epsilon``). A table with one legal action
+        (a pass it cannot refuse: about a third of all decisions) needs no network, so
+        only the others go through the model, in the compact form (the history and the
+        state's share of the first layer once a table, the action's 54 columns a row)."""
+        offsets = group.offsets
+        counts = np.diff(offsets)
+        rows = offsets[:-1].copy()
+        open_ = np.flatnonzero(counts > 1)
+        if open_.size == 0:
+            return rows
+        if open_.size == counts.size:
+            picked = np.arange(group.row_slot.size)
+            row_decision = group.row_slot
+            z, x_state = group.z, group.x_no_action
+        else:
+            picked = np.flatnonzero(counts[group.row_slot] > 1)
+            renumber = np.cumsum(counts > 1) - 1
+            row_decision = renumber[group.row_slot[picked]]
+            z, x_state = group.z[open_], group.x_no_action[open_]
+        with torch.inference_mode():
+            values = self.models[group.position].compact_values(
+                torch.from_numpy(z),
+                torch.from_numpy(x_state),
+                torch.from_numpy(group.action_rows[picked]),
+                torch.from_numpy(row_decision),
+            )
+        open_counts = counts[open_]
+        open_offsets = np.zeros(open_.size + 1, dtype=np.int64)
+        np.cumsum(open_counts, out=open_offsets[1:])
+        best = best_rows(values.numpy().reshape(-1), open_offsets)
+        if self.exp_epsilon > 0.0:
+            explore = self.rng.random(best.size) < self.exp_epsilon
+            if explore.any():
+                counts_explored = open_counts[explore]
+                picks = (self.rng.random(counts_explored.size) * counts_explored).astype(np.int64)
+                best[explore] = open_offsets[:-1][explore] + picks
+        rows[open_] = picked[best]
+        return rows
 
     def _finish(self, table: int, reward: float) -> None:
         """Table ``table``'s game ended with the landlord's ``reward``: its decisions get

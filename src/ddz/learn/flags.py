@@ -23,8 +23,9 @@ class TrainFlags:
     """Minutes between checkpoints (one more is written when training ends)."""
     objective: str = "adp"
     num_actors: int = 5
-    tables_per_actor: int = 64
-    """The games an actor steps in lockstep: one forward pass a position a step."""
+    tables_per_actor: int = 256
+    """The games an actor steps in lockstep: one forward pass a position a step (256: an
+    actor's decisions a CPU second rise from 64 tables to 256, then level off)."""
     training_device: str = "cpu"
     """Where the learner runs: ``cpu`` or ``cuda:N`` (actors run on the CPU)."""
     load_model: bool = False
