@@ -207,13 +207,23 @@ class _Progress:
         self.stream.flush()
 
 
+def _factory(name: str) -> AgentFactory:
+    """:func:`agent_factory` for the command line: what is wrong with a ``douzero:PATH``
+    (no such file, a directory without the checkpoints, no PyTorch) is one line, not a
+    traceback (the resolver says it with FileNotFoundError or ImportError)."""
+    try:
+        return agent_factory(name)
+    except (OSError, ImportError) as error:
+        raise ValueError(str(error)) from None
+
+
 def _agent_names(text: str) -> tuple[list[str], dict[str, AgentFactory]]:
     """The names of ``--agents`` and a registry holding them: ``douzero:PATH`` is resolved
     (its checkpoint read) here, once."""
     names = [name.strip() for name in text.split(",") if name.strip()]
     registry = dict(AGENTS)
     for name in names:
-        registry[name] = agent_factory(name)
+        registry[name] = _factory(name)
     return names, registry
 
 
@@ -327,7 +337,7 @@ def play(
         names *= len(others)
     if len(names) != len(others):
         raise ValueError(f"name one agent, or one for each of the {len(others)} other seats")
-    factories = {name: agent_factory(name) for name in names}  # a checkpoint is read once
+    factories = {name: _factory(name) for name in names}  # a checkpoint is read once
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 32)
     pairs = list(zip(others, names, strict=True))

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ddz.base.errors import shorten
+
+if TYPE_CHECKING:
+    from ddz.learn.flags import TrainFlags
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -152,6 +160,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         ray=args.ray,
     )
+    _refuse_early(flags)
     result = train(flags)
     rate = result.frames_this_run / result.seconds if result.seconds > 0 else 0.0
     how = "interrupted" if result.interrupted else "done"
@@ -168,3 +177,81 @@ def run(args: argparse.Namespace) -> int:
 
         print(f"saved {checkpoint_path(flags)}")
     return 130 if result.interrupted else 0
+
+
+def _refuse_early(flags: TrainFlags) -> None:
+    """What would end a run with a traceback, said in one line before it trains rather than
+    after: checkpoints that cannot be saved (found at the first save, after the training),
+    a ``--load-model`` checkpoint that is not one, buffers larger than the machine."""
+    from ddz.learn.train import checkpoint_path
+
+    path = checkpoint_path(flags)
+    if not flags.disable_checkpoint:
+        where = shorten(str(path.parent))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)  # DouZero's trainer makes it first too
+        except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+            why = getattr(error, "strerror", None) or str(error)
+            raise ValueError(f"cannot save checkpoints in {where}: {why}") from None
+        if not os.access(path.parent, os.W_OK):
+            raise ValueError(f"cannot save checkpoints in {where}: it is not writable")
+        if path.exists() and not path.is_file():
+            raise ValueError(f"cannot save checkpoints: {shorten(str(path))} is not a file")
+    if flags.load_model and path.exists():
+        _check_resume(path)
+    _check_memory(flags)
+
+
+def _check_resume(path: Path) -> None:
+    """Refuse a ``model.tar`` the trainer could not resume from (read here once more, in
+    full: a few tens of megabytes, next to a training run)."""
+    import torch
+
+    from ddz.learn.models import POSITIONS, new_models
+
+    where = shorten(str(path))
+    if not path.is_file():
+        raise ValueError(f"--load-model: {where} is not a file")
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises several kinds for a file it cannot read
+        raise ValueError(
+            f"--load-model: {where} is not a checkpoint torch.load reads as weights "
+            f"({type(error).__name__})"
+        ) from None
+    models = new_models("cpu")
+    try:
+        for position in POSITIONS:
+            models[position].load_state_dict(state["model_state_dict"][position])
+            if position not in state["optimizer_state_dict"]:
+                raise KeyError(f"optimizer_state_dict[{position!r}]")
+            int(state["position_frames"][position])
+        int(state["frames"])
+    except (KeyError, IndexError, TypeError, ValueError, RuntimeError) as error:
+        raise ValueError(
+            f"--load-model: {where} is not a trainer checkpoint (model.tar: models, "
+            f"optimizers and frames of landlord, landlord_up and landlord_down): "
+            f"{type(error).__name__} {shorten(str(error), 80)}"
+        ) from None
+
+
+def _check_memory(flags: TrainFlags) -> None:
+    """Refuse experience buffers larger than this machine's memory: torch would fail to
+    allocate them with a RuntimeError (or take all the memory there is)."""
+    from ddz.learn.models import HISTORY_WIDTH, POSITIONS, X_WIDTH
+
+    # a decision of every position, as ddz.learn.buffers lays it out: done (bool), return and
+    # target (float32), the x row and 5 history rows (int8)
+    frame = sum(1 + 4 + 4 + X_WIDTH[p] + 5 * HISTORY_WIDTH for p in POSITIONS)
+    slots = flags.num_buffers + flags.num_threads * flags.batch_size  # and each thread's batch
+    need = slots * flags.unroll_length * frame
+    try:
+        limit = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): a terabyte
+        limit = 1 << 40
+    if need > limit:
+        raise ValueError(
+            f"the experience buffers would take {need / 2**30:,.1f} GB ((num-buffers + "
+            f"num-threads x batch-size) x unroll-length decisions), more than this machine's "
+            f"{limit / 2**30:,.1f} GB: ask for fewer"
+        )
