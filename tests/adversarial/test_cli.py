@@ -3,16 +3,26 @@
 A seeded generator writes argument lists for every command and subcommand: the command's
 own options with good, bad and missing values, options of other commands, unknown options,
 stray words, odd text (unicode digits, signs, exponents, whitespace, huge numbers), and for
-``play``, ``uno play`` and ``solve`` (``--play``, ``--file -``) random lines on standard
-input. Good values stay small so that every run that is allowed to run ends in a moment (the
-positions ``solve`` gets are solved in milliseconds); ``serve`` always gets a bad port last,
-so it never starts serving.
+``play``, ``uno play``, ``solve`` (``--play``, ``--file -``) and ``review -`` random lines on
+standard input (``review -`` also a record). Good values stay small so that every run that
+is allowed to run ends in a moment: the positions ``solve`` gets are solved in milliseconds;
+``arena`` plays one or two deals of cheap agents (random, greedy, RLCard's rule agent, which
+is refused in one line where rlcard is not installed); ``review`` gets short games' records
+(JSON and text) under a small node budget, and files that are no record (malformed,
+truncated, binary, nested deep, past the length bound, empty), a directory, a missing path;
+``douzero:PATH`` agents name a missing file, a directory and a file that is no checkpoint.
+``serve`` always gets a bad port last, so it never starts serving; ``train`` a value its
+parser refuses, but for the first few train cases of a batch (TRAIN_RUNS): one tiny run that
+trains (one actor, one frame, its checkpoint under the test's directory) and runs that must
+be refused before training (a savedir that is a file, a model.tar that is junk or a
+directory, buffers past any memory). Without PyTorch those are refused in one line too.
 
 Most cases run through ``ddz.cli.main`` in one fresh interpreter (a driver, isolated from the
 test runner); a sample runs as ``python -m ddz ...`` in subprocesses of its own, the way a
 shell runs it. A case fails when an exception other than ``SystemExit`` leaves ``main``, a
 traceback is printed, the exit status is not 0, 1 or 2, or an argument error (status 2)
-takes more than one line. ``DDZ_FUZZ_SEED`` and ``DDZ_FUZZ_CASES`` run other or more cases.
+takes more than one line. ``DDZ_FUZZ_SEED`` and ``DDZ_FUZZ_CASES`` run other or more cases;
+REGRESSIONS, what the fuzzer found once, run first in every batch.
 """
 
 from __future__ import annotations
