@@ -303,6 +303,13 @@ def cases(count: int, seed: int) -> list[tuple[list[str], str]]:
     return found
 
 
+PLACEHOLDERS = [
+    "positions", "record", "junk", "directory", "review_json", "review_text", "binary", "huge",
+    "empty", "nested", "nockpt", "savedir",
+]  # fmt: skip
+"""The names ``fill`` replaces by the test's files (the ``files`` fixture)."""
+
+
 def fill(argv: list[str], files: dict[str, str]) -> list[str]:
     """The argument list with the test's files for its ``{name}`` placeholders."""
     return [re.sub(r"\{(\w+)\}", lambda name: files[name[1]], word) for word in argv]
@@ -350,7 +357,7 @@ def files(tmp_path: Path) -> dict[str, str]:
     (saves / "junk").mkdir(parents=True)
     (saves / "junk" / "model.tar").write_bytes(b"PK\x03\x04 not a checkpoint")
     (saves / "tardir" / "model.tar").mkdir(parents=True)
-    return {
+    paths = {
         "positions": str(tmp_path / "positions.txt"),
         "record": str(tmp_path / "record.json"),
         "junk": str(tmp_path / "junk.json"),
@@ -364,6 +371,8 @@ def files(tmp_path: Path) -> dict[str, str]:
         "nockpt": str(tmp_path / "weights.ckpt"),
         "savedir": str(saves),
     }
+    assert sorted(paths) == sorted(PLACEHOLDERS)
+    return paths
 
 
 DRIVER = """
@@ -451,3 +460,28 @@ def test_the_generator_reaches_every_command_and_both_outcomes() -> None:
         except SystemExit:
             pass
     assert 0.15 * CASES < parsed < 0.85 * CASES, parsed
+
+
+def test_the_cases_allowed_to_run_stay_small() -> None:
+    """No case the parser accepts trains, plays or reviews for long: train's are the few
+    TRAIN_RUNS, one frame of one actor's one table; arena plays two deals at most; review's
+    budget is 5000 nodes a position at most."""
+    from ddz.cli.main import build_parser
+
+    trains = 0
+    for argv, _ in cases(CASES, SEED):
+        if argv[:1] not in (["train"], ["arena"], ["review"]):
+            continue
+        try:
+            args = build_parser().parse_args(fill(argv, dict.fromkeys(PLACEHOLDERS, "x")))
+        except SystemExit:
+            continue
+        if args.command == "train":
+            trains += 1
+            assert (args.total_frames, args.num_actors, args.tables_per_actor) == (1, 1, 1)
+            assert (args.batch_size, args.num_buffers, args.num_threads) == (1, 1, 1)
+        elif args.command == "arena":
+            assert args.deals <= 2
+        else:
+            assert args.node_limit <= 5000
+    assert trains <= len(TRAIN_RUNS)
