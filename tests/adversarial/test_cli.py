@@ -180,8 +180,10 @@ INPUT_LINES = [
     "?", "hint", "pass", "bid 1", "bid 3", "call", "grab", "33", "3", "XD", "34567", "1", "2",
     "9", "0", "", "  ", "quit", "zz", "draw", "R5", "W r", "+4", "uno", "三", "-1", "1e9",
 ]  # fmt: skip
-QUICK = {  # first, so that later options override them: bad values still reach the parser
+QUICK = {  # first and last, so that they win over any value drawn: argparse still converts
+    # (and refuses) each value drawn, but a good one, such as 3333333 games, is never played
     "bench": ["--games", "0", "--positions", "5", "--repeats", "1"],
+    "uno simulate": ["--games", "2"],  # its default, 100 matches, takes seconds a case
     "arena": ["--deals", "1"],
     "review": ["--node-limit", "2000", "--memory-mb", "1"],
 }
@@ -249,7 +251,9 @@ def argv_for(command: str, rng: random.Random, train_run: list[str] | None = Non
             words.append(rng.choice(["--nope", "-x", "--help=3", "---", "--games=", "-h5"]))
         else:
             words.append(rng.choice(BAD))
-    words[1:1] = QUICK.get(command, [])
+    at = len(command.split())
+    words[at:at] = QUICK.get(command, [])  # where a stray word makes argparse stop early
+    words += QUICK.get(command, [])
     if command == "serve":
         words += ["--port", rng.choice(GOOD_INT["--port"])]  # never a port it could serve on
     if command == "train":
@@ -465,12 +469,12 @@ def test_the_generator_reaches_every_command_and_both_outcomes() -> None:
 def test_the_cases_allowed_to_run_stay_small() -> None:
     """No case the parser accepts trains, plays or reviews for long: train's are the few
     TRAIN_RUNS, one frame of one actor's one table; arena plays two deals at most; review's
-    budget is 5000 nodes a position at most."""
+    budget is 5000 nodes a position at most; bench times five hands once, and no game."""
     from ddz.cli.main import build_parser
 
     trains = 0
     for argv, _ in cases(CASES, SEED):
-        if argv[:1] not in (["train"], ["arena"], ["review"]):
+        if argv[:1] not in (["train"], ["arena"], ["review"], ["bench"]):
             continue
         try:
             args = build_parser().parse_args(fill(argv, dict.fromkeys(PLACEHOLDERS, "x")))
@@ -482,6 +486,8 @@ def test_the_cases_allowed_to_run_stay_small() -> None:
             assert (args.batch_size, args.num_buffers, args.num_threads) == (1, 1, 1)
         elif args.command == "arena":
             assert args.deals <= 2
+        elif args.command == "bench":
+            assert (args.games, args.positions, args.repeats) == (0, 5, 1)
         else:
             assert args.node_limit <= 5000
     assert trains <= len(TRAIN_RUNS)
