@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -206,27 +207,39 @@ def test_what_is_not_a_seat_of_douzeros_card_play_is_refused() -> None:
     assert encoder.encode([]).status.size == 0
 
 
-def test_the_core_refuses_what_does_not_fit_and_never_reads_past_its_input() -> None:
-    core = DouzeroSeats()
+def test_the_core_refuses_views_that_do_not_fit_whatever_their_fields() -> None:
+    # views with random fields (masks with Skip and Reverse digits or counts a deck cannot
+    # hold, histories longer than any game, counts and seats out of range): each refused
+    # with a status, none read out of bounds
     rng = np.random.default_rng(7)
-    n = 200
-    positions = rng.integers(0, 3, n).astype(np.int8)
-    hands = rng.integers(0, 2**63, n, dtype=np.uint64) & np.uint64(CARDS_MASK)
-    played = rng.integers(0, 2**63, (n, 3), dtype=np.uint64)
-    left = rng.integers(-5, 30, (n, 3)).astype(np.int32)
-    sizes = rng.integers(0, 300, n)
-    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    codes = rng.integers(0, 2**20, int(offsets[-1]), dtype=np.uint64)
-    status, count, _, groups = core.observe(positions, hands, played, left, codes, offsets)
-    assert set(status.tolist()) <= {1, 2, 3} and not count.any()
+
+    def cards(mask: int) -> SimpleNamespace:
+        return SimpleNamespace(mask=mask)
+
+    def record(code: int, phase: str = "play") -> SimpleNamespace:
+        return SimpleNamespace(phase=phase, action=SimpleNamespace(code=code))
+
+    views: list[Any] = [None]
+    for _ in range(300):
+        landlord, player = (int(k) for k in rng.integers(-1, 4, 2))
+        views.append(
+            SimpleNamespace(
+                phase="play",
+                landlord=landlord,
+                player=player,
+                current_player=player,
+                direction=1,
+                card_counts=tuple(int(k) for k in rng.integers(0, 25, 3)),
+                hand=cards(int(rng.integers(0, 2**51)) & CARDS_MASK),
+                played=tuple(cards(int(k)) for k in rng.integers(0, 2**20, 3)),
+                history=[
+                    record(int(k), "play" if k % 5 else "bidding")
+                    for k in rng.integers(0, 2**12, int(rng.integers(0, 400)))
+                ],
+            )
+        )
+    position, status, count, _, groups = DouzeroSeats().observe(views)
+    assert set(status.tolist()) <= {1, 2, 3} and not count.any() and not position.any()
     assert all(group[0].size == 0 and group[4].size == 0 for group in groups)
-    with pytest.raises(ValueError):
-        core.observe(positions, hands, played, left, codes, offsets[:-1])
-    with pytest.raises(ValueError):
-        core.observe(positions, hands, played, left, codes[:-1], offsets)
-    with pytest.raises(ValueError):
-        core.observe(positions + 3, hands, played, left, codes, offsets)
-    backwards = offsets.copy()
-    backwards[1] = backwards[2] + 1
-    with pytest.raises(ValueError):
-        core.observe(positions, hands, played, left, codes, backwards)
+    with pytest.raises(AttributeError):
+        DouzeroSeats().observe([SimpleNamespace(card_counts=(17, 17, 20))])

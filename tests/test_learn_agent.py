@@ -319,3 +319,25 @@ def test_a_reused_agent_chooses_as_a_fresh_one(checkpoint: Path) -> None:
             assert chosen == DouZeroAgent.from_models(reused.models).act(seen)
             game.step(chosen if rng.random() < 0.7 else rng.choice(seen.legal_actions))
     assert reused.fallbacks == 0
+
+
+def test_a_history_douzero_cannot_reach_is_left_to_the_bidder(checkpoint: Path) -> None:
+    # the landlord plays 333444555666 as 444555666+333 (a plane with three kickers; DouZero
+    # reads the cards as a chain of four triples) and is answered under that reading with
+    # TTTJJJQQQ+789, which DouZero's game does not allow: at the next seat (a bomb or a
+    # pass) the agent asks its bidder, and counts it
+    parse = ddz.Cards.parse
+    hands = [parse("33344455566677882"), parse("TTTJJJQQQ78956ABR"), parse("34789TJQKKKKAAA22")]
+    game = ddz.Game(
+        ddz.DOUZERO.replace(bidding="random"), deal=(hands, parse("992")), first_player=0
+    )
+    assert game.landlord == 0
+    game.step("444555666+333")
+    fresh = DouZeroAgent(checkpoint)
+    assert fresh.act(game) in game.legal_actions() and fresh.fallbacks == 0
+    game.step("TTTJJJQQQ+789")
+    seen = game.observation(2)
+    with pytest.raises(ValueError, match="DouZero's rules do not allow"):
+        seat_observation(seen)
+    assert fresh.act_batch([seen, seen]) == [GreedyAgent().act(seen)] * 2
+    assert fresh.fallbacks == 2

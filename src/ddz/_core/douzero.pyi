@@ -93,14 +93,9 @@ def python_set_order(counts: npt.NDArray[np.uint8]) -> list[int]: ...
 class DouzeroSeats:
     def __init__(self) -> None: ...
     def observe(
-        self,
-        positions: npt.NDArray[np.int8],
-        hands: npt.NDArray[np.uint64],
-        played: npt.NDArray[np.uint64],
-        left: npt.NDArray[np.int32],
-        codes: npt.NDArray[np.uint64],
-        offsets: npt.NDArray[np.int64],
+        self, views: list[Any]
     ) -> tuple[
+        npt.NDArray[np.int8],
         npt.NDArray[np.int8],
         npt.NDArray[np.int32],
         npt.NDArray[np.int64],

@@ -28,6 +28,7 @@ from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy, memset, memcmp
 
+from ddz._core.layout cimport DDZ_CARDS_MASK
 from ddz._core.rng cimport below, splitmix64
 
 import numpy as np
@@ -1575,6 +1576,8 @@ cdef enum:                   # DouzeroSeats.observe's status of a seat
     SEAT_NOT_DEAL = 2        # not a view of DouZero's deal (54 cards, 20/17/17)
     SEAT_NOT_TURN = 3        # the moves do not lead to this position's turn
 
+cdef str PLAY = "play"      # the phase of a record of the card play
+
 cdef int DECK_OF[15]
 for _rank in range(15):
     DECK_OF[_rank] = 4 if _rank < 13 else 1
@@ -1649,14 +1652,44 @@ cdef int douzero_allows(const uint8_t* m, const uint8_t* rival, MoveList* scratc
     return 0
 
 
+cdef enum:
+    VERDICTS = 4096          # DouzeroSeats' memo of douzero_allows (a power of two)
+
+
+cdef struct Verdict:
+    uint64_t move            # the move and the move it answers, as ddz card masks
+    uint64_t rival
+    int allowed              # 0: an empty slot; 1: DouZero allows it; 2: it does not
+
+
+cdef int allowed_memo(Verdict* memo, uint64_t move, uint64_t rival, const uint8_t* m,
+                      const uint8_t* rival_counts, MoveList* scratch) noexcept nogil:
+    """``douzero_allows`` remembered: a seat's history is checked at each of its decisions,
+    and the same moves against the same rivals come back (the key is compared whole, so a
+    slot shared by two keys only costs a recomputation)."""
+    cdef uint64_t h = (move * 0x9E3779B97F4A7C15ULL) ^ (rival * 0xC2B2AE3D27D4EB4FULL)
+    cdef Verdict* slot = &memo[(h >> 40) & (VERDICTS - 1)]
+    cdef int allowed
+    if slot.allowed and slot.move == move and slot.rival == rival:
+        return slot.allowed == 1
+    allowed = douzero_allows(m, rival_counts, scratch)
+    if allowed >= 0:
+        slot.move = move
+        slot.rival = rival
+        slot.allowed = 1 if allowed else 2
+    return allowed
+
+
 cdef int seat_build(Seat* s, int a, uint64_t hand, const uint64_t* played, const int32_t* left,
-                    const uint64_t* codes, Py_ssize_t n, MoveList* scratch) noexcept nogil:
+                    const uint64_t* codes, Py_ssize_t n, MoveList* scratch,
+                    Verdict* memo) noexcept nogil:
     """Position ``a``'s view in ``s`` (its features' inputs and its legal moves) from its
     hand, each position's played cards and count (ddz masks and counts, by position), and
     the moves so far (``n`` ddz card masks, the landlord's first). Returns a SEAT_ status,
     or -1 when the moves could not be stored. Every input is checked: whatever is given,
     the counts stay within the deck's and the encodings' bounds."""
     cdef int k, r, p, allowed, total
+    cdef uint64_t rival
     cdef uint8_t empty[16]
     cdef uint8_t* m
     cdef uint8_t given[16]
@@ -1673,7 +1706,12 @@ cdef int seat_build(Seat* s, int a, uint64_t hand, const uint64_t* played, const
         if not digits_of(codes[k], m):
             return SEAT_NOT_DEAL
         p = PLAY_ORDER[k % 3]
-        allowed = douzero_allows(m, rival_of(&s.history[0][0], k, empty), scratch)
+        # the move it answers: the last, or the one before when the last was a pass
+        rival = codes[k - 1] if k >= 1 else 0
+        if rival == 0 and k >= 2:
+            rival = codes[k - 2]
+        allowed = allowed_memo(memo, codes[k], rival, m, rival_of(&s.history[0][0], k, empty),
+                               scratch)
         if allowed < 0:
             return -1
         if not allowed:
@@ -1727,6 +1765,10 @@ cdef class DouzeroSeats:
     cdef Seat* seats
     cdef Py_ssize_t capacity     # seats allocated (each with its legal-move list)
     cdef MoveList scratch        # the moves douzero_allows generates
+    cdef Verdict* memo           # douzero_allows' verdicts (VERDICTS slots)
+    cdef uint64_t* codes         # the moves of the view being read
+    cdef Py_ssize_t codes_capacity
+    cdef object position_out     # per view: int8 position
     cdef object status_out       # per view: int8 status, int32 legal count, int64 first row
     cdef object count_out
     cdef object start_out
@@ -1737,11 +1779,24 @@ cdef class DouzeroSeats:
     cdef list actions_out
     cdef list slots_out
     cdef list moves_out          # per position: each row's move as a ddz card mask, uint64
+    # the data of the arrays above, taken when they are made (data_of costs microseconds)
+    cdef int8_t* position_ptr
+    cdef int8_t* status_ptr
+    cdef int32_t* count_ptr
+    cdef int64_t* start_ptr
+    cdef int8_t* xna_ptr[3]
+    cdef int8_t* z_ptr[3]
+    cdef int64_t* tables_ptr[3]
+    cdef int64_t* offsets_ptr[3]
+    cdef int8_t* actions_ptr[3]
+    cdef int64_t* slots_ptr[3]
+    cdef uint64_t* moves_ptr[3]
 
     def __cinit__(self):
         self.scratch.cap = 256
         self.scratch.moves = <uint8_t*>malloc(self.scratch.cap * MOVE_BYTES)
-        if self.scratch.moves == NULL:
+        self.memo = <Verdict*>calloc(VERDICTS, sizeof(Verdict))
+        if self.scratch.moves == NULL or self.memo == NULL:
             raise MemoryError()
         self.xna_out = [None, None, None]
         self.z_out = [None, None, None]
@@ -1758,6 +1813,8 @@ cdef class DouzeroSeats:
                 free(self.seats[i].legal.moves)
             free(self.seats)
         free(self.scratch.moves)
+        free(self.memo)
+        free(self.codes)
 
     cdef int _grow_seats(self, Py_ssize_t n) except -1:
         cdef Py_ssize_t i, total
@@ -1778,15 +1835,24 @@ cdef class DouzeroSeats:
             self.capacity = i + 1
             if self.seats[i].legal.moves == NULL:
                 raise MemoryError()
+        self.position_out = np.empty(total, dtype=np.int8)
         self.status_out = np.empty(total, dtype=np.int8)
         self.count_out = np.empty(total, dtype=np.int32)
         self.start_out = np.empty(total, dtype=np.int64)
+        self.position_ptr = <int8_t*>data_of(self.position_out)
+        self.status_ptr = <int8_t*>data_of(self.status_out)
+        self.count_ptr = <int32_t*>data_of(self.count_out)
+        self.start_ptr = <int64_t*>data_of(self.start_out)
         for p in range(3):
             width = LANDLORD_X if p == LANDLORD else FARMER_X
             self.xna_out[p] = np.empty((total, width), dtype=np.int8)
             self.z_out[p] = np.empty((total, 5, 162), dtype=np.int8)
             self.tables_out[p] = np.empty(total, dtype=np.int64)
             self.offsets_out[p] = np.empty(total + 1, dtype=np.int64)
+            self.xna_ptr[p] = <int8_t*>data_of(self.xna_out[p])
+            self.z_ptr[p] = <int8_t*>data_of(self.z_out[p])
+            self.tables_ptr[p] = <int64_t*>data_of(self.tables_out[p])
+            self.offsets_ptr[p] = <int64_t*>data_of(self.offsets_out[p])
         return 0
 
     cdef int _grow_rows(self, int p, Py_ssize_t rows) except -1:
@@ -1797,6 +1863,9 @@ cdef class DouzeroSeats:
         self.actions_out[p] = np.empty((total, CARD_BITS), dtype=np.int8)
         self.slots_out[p] = np.empty(total, dtype=np.int64)
         self.moves_out[p] = np.empty(total, dtype=np.uint64)
+        self.actions_ptr[p] = <int8_t*>data_of(self.actions_out[p])
+        self.slots_ptr[p] = <int64_t*>data_of(self.slots_out[p])
+        self.moves_ptr[p] = <uint64_t*>data_of(self.moves_out[p])
         return 0
 
     cdef tuple _group(self, int p, Py_ssize_t ntab, Py_ssize_t rows):
@@ -1804,109 +1873,133 @@ cdef class DouzeroSeats:
                 self.xna_out[p][:ntab], self.z_out[p][:ntab], self.actions_out[p][:rows],
                 self.slots_out[p][:rows], self.moves_out[p][:rows])
 
-    def observe(self, const int8_t[::1] positions not None, const uint64_t[::1] hands not None,
-                const uint64_t[:, ::1] played not None, const int32_t[:, ::1] left not None,
-                const uint64_t[::1] codes not None, const int64_t[::1] offsets not None):
-        """DouZero's features of ``n`` views: view ``i`` is position ``positions[i]`` (0
-        landlord, 1 landlord_up, 2 landlord_down) holding ``hands[i]`` (a ddz card mask),
-        each position's played cards ``played[i]`` (three masks) and count ``left[i]``, and
-        the moves ``codes[offsets[i]:offsets[i + 1]]`` (ddz card masks, the landlord's
-        first move first).
+    def observe(self, views):
+        """DouZero's features of each view of ``views``: each a ddz seat's observation
+        (``ddz.Observation``: read by its attributes ``phase``, ``landlord``, ``player``,
+        ``current_player``, ``direction``, ``card_counts``, ``hand.mask``, ``played[seat]
+        .mask`` and ``history``, whose records give ``phase`` and ``action.code``), or None
+        for one that is not.
 
-        Returns ``(status, count, start, groups)``: per view its status (0: written; 1: a
-        move DouZero's rules do not allow where it was played; 2: not a view of DouZero's
-        deal; 3: not this position's turn), its number of legal moves and its first row in
-        its position's group; ``groups[p] = (tables, offsets, x_no_action, z, actions,
-        row_slot, moves)`` as ``DouzeroTables.observe_compact``'s, ``tables`` the views of
-        position ``p`` written (ascending), and ``moves`` each row's move as a ddz card mask.
-        A view not written has the count 0 and is in no group."""
-        cdef Py_ssize_t n = positions.shape[0], i, k, s, start, first, last
+        Returns ``(position, status, count, start, groups)``: per view its DouZero position
+        (0 landlord, 1 landlord_up, 2 landlord_down; 0 where not written), its status (0:
+        written; 1: a move DouZero's rules do not allow where it was played; 2: not a view
+        of DouZero's deal, with its history; 3: not its turn in the card play), its number
+        of legal moves and its first row in its position's group (0 and 0 where not
+        written); ``groups[p] = (tables, offsets, x_no_action, z, actions, row_slot,
+        moves)`` as ``DouzeroTables.observe_compact``'s, ``tables`` the views of position
+        ``p`` written (ascending), and ``moves`` each row's move as a ddz card mask. The
+        arrays are this object's, overwritten by the next call."""
+        cdef Py_ssize_t n = len(views), i
+        cdef int status
+        self._grow_seats(n)
+        # the GIL is held throughout: the views are Python objects, and a call takes a few
+        # microseconds a view
+        for i in range(n):
+            status = self._read(i, views[i])
+            self.status_ptr[i] = status
+        return self._write(n)
+
+    cdef int _read(self, Py_ssize_t i, object seen) except -1:
+        """Seat ``i`` built from the view ``seen``; its SEAT_ status (and position)."""
+        cdef uint64_t hand
+        cdef uint64_t played[3]
+        cdef int32_t left[3]
+        cdef int landlord, player, a, p, seat, status
+        cdef Py_ssize_t k = 0, records
+        cdef object counts, cards, history, record, phase
+        cdef uint64_t* grown
+        self.position_ptr[i] = 0
+        if seen is None:
+            return SEAT_NOT_DEAL
+        counts = seen.card_counts
+        if len(counts) != 3 or seen.direction != 1:
+            return SEAT_NOT_DEAL
+        if seen.phase != PLAY or seen.landlord is None or seen.current_player != seen.player:
+            return SEAT_NOT_TURN
+        landlord = seen.landlord
+        player = seen.player
+        if not (0 <= landlord < 3 and 0 <= player < 3):
+            return SEAT_NOT_DEAL
+        cards = seen.played
+        if len(cards) != 3:
+            return SEAT_NOT_DEAL
+        for p in range(3):
+            # the seats of the landlord, landlord_up (before it) and landlord_down (after)
+            seat = (landlord + (0 if p == LANDLORD else (2 if p == UP else 1))) % 3
+            played[p] = cards[seat].mask
+            left[p] = counts[seat]
+        # the landlord leads, then landlord_down, then landlord_up
+        a = PLAY_ORDER[(player - landlord + 3) % 3]
+        hand = seen.hand.mask
+        history = seen.history
+        records = len(history)
+        if records > self.codes_capacity:
+            grown = <uint64_t*>realloc(self.codes, records * sizeof(uint64_t))
+            if grown == NULL:
+                raise MemoryError()
+            self.codes = grown
+            self.codes_capacity = records
+        for record in history:
+            phase = record.phase
+            if phase is PLAY or phase == PLAY:
+                if k == records:
+                    raise ValueError("the history changed while it was read")
+                self.codes[k] = (<uint64_t>record.action.code) & DDZ_CARDS_MASK
+                k += 1
+        status = seat_build(&self.seats[i], a, hand, played, left, self.codes, k,
+                            &self.scratch, self.memo)
+        if status < 0:
+            raise MemoryError()
+        if status == SEAT_OK:
+            self.position_ptr[i] = a
+        return status
+
+    cdef object _write(self, Py_ssize_t n):
+        """Each written seat's features and legal moves into its position's group."""
+        cdef Py_ssize_t i, k, s, start
         cdef Py_ssize_t rows[3]
         cdef Py_ssize_t ntab[3]
-        cdef int p, status, width
+        cdef int p, width
         cdef Seat* seat
-        cdef int8_t* status_ptr
-        cdef int32_t* count_ptr
-        cdef int64_t* start_ptr
-        cdef int8_t* xna
-        cdef int8_t* z
         cdef int8_t* actions
-        cdef int64_t* slots
-        cdef uint64_t* moves
-        cdef int64_t* tables
-        cdef int64_t* group_offsets
-        if (hands.shape[0] != n or played.shape[0] != n or left.shape[0] != n
-                or offsets.shape[0] != n + 1):
-            raise ValueError("one hand, played row, count row and offset per view (and one more offset)")
-        if n and (played.shape[1] != 3 or left.shape[1] != 3):
-            raise ValueError("three played masks and three counts per view")
-        if offsets[0] != 0 or offsets[n] != codes.shape[0]:
-            raise ValueError("the offsets start at 0 and end at the number of moves")
-        for i in range(n):
-            if offsets[i + 1] < offsets[i]:
-                raise ValueError("the offsets never decrease")
-            if not 0 <= positions[i] < 3:
-                raise ValueError("a position is 0, 1 or 2, not %d" % positions[i])
-        self._grow_seats(n)
-        status_ptr = <int8_t*>data_of(self.status_out)
-        count_ptr = <int32_t*>data_of(self.count_out)
-        start_ptr = <int64_t*>data_of(self.start_out)
         for p in range(3):
             rows[p] = 0
             ntab[p] = 0
-        # the GIL is held: the caller's arrays cannot change under the loops, and a call
-        # is a few microseconds a view
         for i in range(n):
-            seat = &self.seats[i]
-            first = offsets[i]
-            last = offsets[i + 1]
-            status = seat_build(seat, positions[i], hands[i], &played[i, 0], &left[i, 0],
-                                &codes[first] if last > first else NULL, last - first,
-                                &self.scratch)
-            if status < 0:
-                raise MemoryError()
-            status_ptr[i] = status
-            if status != SEAT_OK:
-                count_ptr[i] = 0
-                start_ptr[i] = 0
+            if self.status_ptr[i] != SEAT_OK:
+                self.count_ptr[i] = 0
+                self.start_ptr[i] = 0
                 continue
-            p = positions[i]
-            count_ptr[i] = seat.legal.n
-            start_ptr[i] = rows[p]
-            rows[p] += seat.legal.n
-            ntab[p] += 1
+            p = self.position_ptr[i]
+            self.count_ptr[i] = self.seats[i].legal.n
+            self.start_ptr[i] = rows[p]
+            rows[p] += self.seats[i].legal.n
         for p in range(3):
             self._grow_rows(p, rows[p])
-            (<int64_t*>data_of(self.offsets_out[p]))[0] = 0
-            ntab[p] = 0
+            self.offsets_ptr[p][0] = 0
         for i in range(n):
-            if status_ptr[i] != SEAT_OK:
+            if self.status_ptr[i] != SEAT_OK:
                 continue
             seat = &self.seats[i]
-            p = positions[i]
+            p = self.position_ptr[i]
             width = LANDLORD_X if p == LANDLORD else FARMER_X
             s = ntab[p]
             ntab[p] += 1
-            start = start_ptr[i]
-            xna = <int8_t*>data_of(self.xna_out[p])
-            z = <int8_t*>data_of(self.z_out[p])
+            start = self.start_ptr[i]
             encode_features(p, seat.hand, seat.other, seat.left, &seat.played[0][0],
                             &seat.last[0][0], seat.n_bombs, &seat.history[0][0], seat.n_plies,
-                            xna + s * width, z + s * Z_VALUES)
-            actions = <int8_t*>data_of(self.actions_out[p])
-            slots = <int64_t*>data_of(self.slots_out[p])
-            moves = <uint64_t*>data_of(self.moves_out[p])
+                            self.xna_ptr[p] + s * width, self.z_ptr[p] + s * Z_VALUES)
+            actions = self.actions_ptr[p] + start * CARD_BITS
             for k in range(seat.legal.n):
-                encode_cards(seat.legal.moves + k * MOVE_BYTES, actions + (start + k) * CARD_BITS)
-                slots[start + k] = s
-                moves[start + k] = mask_of(seat.legal.moves + k * MOVE_BYTES)
-            tables = <int64_t*>data_of(self.tables_out[p])
-            group_offsets = <int64_t*>data_of(self.offsets_out[p])
-            tables[s] = i
-            group_offsets[s + 1] = start + seat.legal.n
+                encode_cards(seat.legal.moves + k * MOVE_BYTES, actions + k * CARD_BITS)
+                self.slots_ptr[p][start + k] = s
+                self.moves_ptr[p][start + k] = mask_of(seat.legal.moves + k * MOVE_BYTES)
+            self.tables_ptr[p][s] = i
+            self.offsets_ptr[p][s + 1] = start + seat.legal.n
         groups = (self._group(0, ntab[0], rows[0]), self._group(1, ntab[1], rows[1]),
                   self._group(2, ntab[2], rows[2]))
-        return self.status_out[:n], self.count_out[:n], self.start_out[:n], groups
+        return (self.position_out[:n], self.status_out[:n], self.count_out[:n],
+                self.start_out[:n], groups)
 
 
 def _restore_core(hands, history):

@@ -641,15 +641,6 @@ _REFUSALS = (
     "(game.observation(seat), not history=False)",
     "the history does not lead to this seat's turn in the card play",
 )
-_NOT_DEAL, _NOT_TURN = 2, 3
-
-
-def _seat_positions(observation: Observation) -> list[int]:
-    """DouZero's position (an index into POSITIONS) of each ddz seat."""
-    landlord = observation.landlord
-    assert landlord is not None
-    # the landlord leads, then the seat after it (landlord_down), then landlord_up
-    return [(0, 2, 1)[(seat - landlord) % 3] for seat in range(3)]
 
 
 class SeatFeatures(_ByPosition[CompactBatch]):
@@ -707,63 +698,23 @@ class SeatEncoder:
         """The features of each observation (see :class:`SeatFeatures`); an observation
         that is not a seat of DouZero's card play at its turn gets a nonzero status, not an
         exception."""
-        n = len(observations)
-        positions = np.zeros(n, dtype=np.int8)
-        hands = np.zeros(n, dtype=np.uint64)
-        played = np.zeros((n, 3), dtype=np.uint64)
-        left = np.zeros((n, 3), dtype=np.int32)
-        offsets = np.zeros(n + 1, dtype=np.int64)
-        codes: list[int] = []
-        refused: list[tuple[int, int]] = []
-        for index, seen in enumerate(observations):
-            fault = _view_fault(seen)
-            if fault:
-                refused.append((index, fault))
-            else:
-                seats = _seat_positions(seen)
-                positions[index] = seats[seen.player]
-                hands[index] = seen.hand.mask
-                for seat, position in enumerate(seats):
-                    played[index, position] = seen.played[seat].mask
-                    left[index, position] = seen.card_counts[seat]
-                codes += [
-                    record.action.code & CARDS_MASK
-                    for record in seen.history
-                    if record.phase == "play"
-                ]
-            offsets[index + 1] = len(codes)
-        moves = np.array(codes, dtype=np.uint64)
+        # the core reads each observation's fields itself (a view that is not an
+        # Observation is passed as None: refused)
+        views = [seen if isinstance(seen, Observation) else None for seen in observations]
         with self._lock:
-            status, count, start, (landlord, up, down) = self._core.observe(
-                positions, hands, played, left, moves, offsets
-            )
-            for index, fault in refused:
-                status[index] = fault
-            positions[status != 0] = 0
+            position, status, count, start, groups = self._core.observe(views)
             return SeatFeatures(
-                positions,
+                position,
                 count,
                 start,
                 (
-                    CompactBatch("landlord", *landlord[:6]),
-                    CompactBatch("landlord_up", *up[:6]),
-                    CompactBatch("landlord_down", *down[:6]),
+                    CompactBatch("landlord", *groups[0][:6]),
+                    CompactBatch("landlord_up", *groups[1][:6]),
+                    CompactBatch("landlord_down", *groups[2][:6]),
                 ),
                 status,
-                (landlord[6], up[6], down[6]),
+                (groups[0][6], groups[1][6], groups[2][6]),
             )
-
-
-def _view_fault(seen: object) -> int:
-    """:data:`SEAT_STATUS`' code of what makes ``seen`` no seat of DouZero's card play at
-    its turn, as far as the core does not check it (the deal, the moves); 0 if nothing."""
-    if not isinstance(seen, Observation):
-        return _NOT_DEAL
-    if len(seen.card_counts) != 3 or seen.direction != 1:
-        return _NOT_DEAL
-    if seen.phase != "play" or seen.landlord is None or seen.current_player != seen.player:
-        return _NOT_TURN
-    return 0
 
 
 def seat_observation(observation: Observation, *, z_batch: bool = True) -> dict[str, Any]:
