@@ -243,3 +243,21 @@ def test_the_core_refuses_views_that_do_not_fit_whatever_their_fields() -> None:
     assert all(group[0].size == 0 and group[4].size == 0 for group in groups)
     with pytest.raises(AttributeError):
         DouzeroSeats().observe([SimpleNamespace(card_counts=(17, 17, 20))])
+
+
+def test_a_view_that_calls_the_core_again_while_read_is_refused() -> None:
+    # reading a view may run Python code (a property here): a second call into the same
+    # core meanwhile (another thread's, or this one's) is refused, never run on its seats
+    core = DouzeroSeats()
+
+    class Reentrant:
+        phase, direction = "play", 1
+
+        @property
+        def card_counts(self) -> tuple[int, ...]:
+            core.observe([None])
+            return (17, 17, 20)
+
+    with pytest.raises(RuntimeError, match="in use"):
+        core.observe([Reentrant()])
+    assert core.observe([None])[1].tolist() == [2]  # and usable again afterwards

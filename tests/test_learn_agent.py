@@ -341,3 +341,26 @@ def test_a_history_douzero_cannot_reach_is_left_to_the_bidder(checkpoint: Path) 
         seat_observation(seen)
     assert fresh.act_batch([seen, seen]) == [GreedyAgent().act(seen)] * 2
     assert fresh.fallbacks == 2
+
+
+def test_a_decision_douzero_sees_one_action_in_is_not_valued(agent: DouZeroAgent) -> None:
+    # the landlord plays 333444555666 as 444555666+333: ddz answers it with planes of three
+    # (TTTJJJQQQ+...), DouZero reads a chain of four triples and has only the pass, which
+    # its agent plays unasked; batched with a decision the network values, both choices are
+    # the ones made alone
+    parse = ddz.Cards.parse
+    hands = [parse("33344455566677882"), parse("TTTJJJQQQ78956AKK"), parse("34789TJQKKAAA22BR")]
+    game = ddz.Game(
+        ddz.DOUZERO.replace(bidding="random"), deal=(hands, parse("992")), first_player=0
+    )
+    game.step("444555666+333")
+    single = game.observation(1)
+    assert len(single.legal_actions) > 1 and seat_observation(single)["legal_actions"] == [[]]
+    other = ddz.Game(ddz.DOUZERO, seed=8)
+    while other.current_player != (other.landlord + 1) % 3 or len(other.legal_actions()) < 3:
+        other.step(other.legal_actions()[0])
+    valued = other.observation(other.current_player)  # type: ignore[arg-type]
+    alone = [agent.act(single), agent.act(valued)]
+    assert str(alone[0]) == "pass"
+    assert agent.act_batch([single, valued]) == alone
+    assert agent.act_batch([valued, single, valued]) == [alone[1], alone[0], alone[1]]

@@ -1764,6 +1764,7 @@ cdef class DouzeroSeats:
 
     cdef Seat* seats
     cdef Py_ssize_t capacity     # seats allocated (each with its legal-move list)
+    cdef bint busy               # observe is running
     cdef MoveList scratch        # the moves douzero_allows generates
     cdef Verdict* memo           # douzero_allows' verdicts (VERDICTS slots)
     cdef uint64_t* codes         # the moves of the view being read
@@ -1891,13 +1892,21 @@ cdef class DouzeroSeats:
         arrays are this object's, overwritten by the next call."""
         cdef Py_ssize_t n = len(views), i
         cdef int status
-        self._grow_seats(n)
-        # the GIL is held throughout: the views are Python objects, and a call takes a few
-        # microseconds a view
-        for i in range(n):
-            status = self._read(i, views[i])
-            self.status_ptr[i] = status
-        return self._write(n)
+        # the GIL is held throughout (the views are Python objects, and a call takes a few
+        # microseconds a view), but reading a view may run Python code that lets another
+        # thread in: busy refuses it rather than have it grow or rewrite the seats
+        if self.busy:
+            raise RuntimeError("this DouzeroSeats is in use by another thread "
+                               "(ddz.compat.douzero.SeatEncoder serialises its callers)")
+        self.busy = True
+        try:
+            self._grow_seats(n)
+            for i in range(n):
+                status = self._read(i, views[i])
+                self.status_ptr[i] = status
+            return self._write(n)
+        finally:
+            self.busy = False
 
     cdef int _read(self, Py_ssize_t i, object seen) except -1:
         """Seat ``i`` built from the view ``seen``; its SEAT_ status (and position)."""
