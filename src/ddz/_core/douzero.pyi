@@ -89,3 +89,26 @@ class DouzeroTables:
 
 def _restore_core(hands: npt.ArrayLike, history: npt.ArrayLike) -> DouzeroCore: ...
 def python_set_order(counts: npt.NDArray[np.uint8]) -> list[int]: ...
+
+class DouzeroSeats:
+    def __init__(self) -> None: ...
+    def observe(
+        self, views: list[Any]
+    ) -> tuple[
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int64],
+        tuple[
+            tuple[
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.uint64],
+            ],
+            ...,
+        ],
+    ]: ...

@@ -28,6 +28,7 @@ from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, malloc, realloc, free
 from libc.string cimport memcpy, memset, memcmp
 
+from ddz._core.layout cimport DDZ_CARDS_MASK
 from ddz._core.rng cimport below, splitmix64
 
 import numpy as np
@@ -646,15 +647,20 @@ cdef void table_free(Table* t) noexcept nogil:
     t.legal.moves = NULL
 
 
-cdef inline const uint8_t* table_rival(Table* t, const uint8_t* empty) noexcept nogil:
-    """DouZero's ``last_move``: the last move, or the one before it when the last was a
-    pass; ``empty`` when nothing was played."""
+cdef inline const uint8_t* rival_of(const uint8_t* history, int n_plies,
+                                    const uint8_t* empty) noexcept nogil:
+    """DouZero's ``last_move`` after ``n_plies`` moves (rows of MOVE_BYTES): the last move,
+    or the one before it when the last was a pass; ``empty`` when nothing was played."""
     cdef const uint8_t* rival = empty
-    if t.n_plies:
-        rival = t.history[t.n_plies - 1]
-        if rival[TOTAL] == 0 and t.n_plies >= 2:
-            rival = t.history[t.n_plies - 2]
+    if n_plies:
+        rival = history + (n_plies - 1) * MOVE_BYTES
+        if rival[TOTAL] == 0 and n_plies >= 2:
+            rival = history + (n_plies - 2) * MOVE_BYTES
     return rival
+
+
+cdef inline const uint8_t* table_rival(Table* t, const uint8_t* empty) noexcept nogil:
+    return rival_of(&t.history[0][0], t.n_plies, empty)
 
 
 cdef int table_generate(Table* t) noexcept nogil:
@@ -716,48 +722,67 @@ cdef int table_play(Table* t, int index) noexcept nogil:
     return table_generate(t)
 
 
-cdef int table_features(Table* t, int8_t* xna, int8_t* z) noexcept nogil:
-    """``get_obs``'s ``x_no_action`` (into ``xna``, room for FARMER_X values) and ``z``
-    (810 values) for the position to act; returns the width of ``x_no_action``."""
-    cdef int a = t.to_act, width, j, r, start, teammate
-    cdef uint8_t other[16]
+cdef int encode_features(int a, const uint8_t* hand, const uint8_t* other, const int* left,
+                         const uint8_t* played, const uint8_t* last, int n_bombs,
+                         const uint8_t* history, int n_plies,
+                         int8_t* xna, int8_t* z) noexcept nogil:
+    """``get_obs``'s ``x_no_action`` (into ``xna``, room for FARMER_X values) and ``z`` (810
+    values) of position ``a`` from what DouZero's features read: its hand, the other two
+    hands as one set (``other``: never how it is split), each position's cards left
+    (``left``), cards played and last move (``played``, ``last``: three rows of MOVE_BYTES),
+    the bombs and the moves so far (``n_plies`` rows of MOVE_BYTES); returns the width of
+    ``x_no_action``. The count of each position is at least 1 and ``n_bombs`` at most 14
+    (the callers' games)."""
+    cdef int width, j, start, teammate
     cdef uint8_t empty[16]
     cdef const uint8_t* last_move
     memset(empty, 0, MOVE_BYTES)
-    last_move = table_rival(t, empty)
+    last_move = rival_of(history, n_plies, empty)
+    encode_cards(hand, xna)
+    encode_cards(other, xna + 54)
+    if a == LANDLORD:
+        width = LANDLORD_X
+        encode_cards(last_move, xna + 108)
+        encode_cards(played + UP * MOVE_BYTES, xna + 162)
+        encode_cards(played + DOWN * MOVE_BYTES, xna + 216)
+        one_hot(left[UP], 17, xna + 270)
+        one_hot(left[DOWN], 17, xna + 287)
+        bomb_one_hot(n_bombs, xna + 304)
+    else:
+        width = FARMER_X
+        teammate = DOWN if a == UP else UP
+        encode_cards(played + LANDLORD * MOVE_BYTES, xna + 108)
+        encode_cards(played + teammate * MOVE_BYTES, xna + 162)
+        encode_cards(last_move, xna + 216)
+        encode_cards(last + LANDLORD * MOVE_BYTES, xna + 270)
+        encode_cards(last + teammate * MOVE_BYTES, xna + 324)
+        one_hot(left[LANDLORD], 20, xna + 378)
+        one_hot(left[teammate], 17, xna + 398)
+        bomb_one_hot(n_bombs, xna + 415)
+    start = n_plies - HISTORY
+    for j in range(HISTORY):
+        if start + j >= 0:
+            encode_cards(history + (start + j) * MOVE_BYTES, z + j * CARD_BITS)
+        else:
+            memset(z + j * CARD_BITS, 0, CARD_BITS)
+    return width
+
+
+cdef int table_features(Table* t, int8_t* xna, int8_t* z) noexcept nogil:
+    """``get_obs``'s ``x_no_action`` and ``z`` for the position to act (see
+    ``encode_features``); returns the width of ``x_no_action``."""
+    cdef int a = t.to_act, j, r
+    cdef int left[3]
+    cdef uint8_t other[16]
     for r in range(RANKS):
         other[r] = 0
         for j in range(3):
             if j != a:
                 other[r] += t.hands[j][r]
-    encode_cards(t.hands[a], xna)
-    encode_cards(other, xna + 54)
-    if a == LANDLORD:
-        width = LANDLORD_X
-        encode_cards(last_move, xna + 108)
-        encode_cards(t.played[UP], xna + 162)
-        encode_cards(t.played[DOWN], xna + 216)
-        one_hot(t.hands[UP][TOTAL], 17, xna + 270)
-        one_hot(t.hands[DOWN][TOTAL], 17, xna + 287)
-        bomb_one_hot(t.n_bombs, xna + 304)
-    else:
-        width = FARMER_X
-        teammate = DOWN if a == UP else UP
-        encode_cards(t.played[LANDLORD], xna + 108)
-        encode_cards(t.played[teammate], xna + 162)
-        encode_cards(last_move, xna + 216)
-        encode_cards(t.last[LANDLORD], xna + 270)
-        encode_cards(t.last[teammate], xna + 324)
-        one_hot(t.hands[LANDLORD][TOTAL], 20, xna + 378)
-        one_hot(t.hands[teammate][TOTAL], 17, xna + 398)
-        bomb_one_hot(t.n_bombs, xna + 415)
-    start = t.n_plies - HISTORY
-    for j in range(HISTORY):
-        if start + j >= 0:
-            encode_cards(t.history[start + j], z + j * CARD_BITS)
-        else:
-            memset(z + j * CARD_BITS, 0, CARD_BITS)
-    return width
+    for j in range(3):
+        left[j] = t.hands[j][TOTAL]
+    return encode_features(a, t.hands[a], other, left, &t.played[0][0], &t.last[0][0],
+                           t.n_bombs, &t.history[0][0], t.n_plies, xna, z)
 
 
 cdef void table_rows(Table* t, const int8_t* xna, int width, const int8_t* z,
@@ -1536,6 +1561,454 @@ cdef class DouzeroTables:
             for r in range(RANKS):
                 view[j, r] = t.history[j][r]
         return out
+
+
+# --- a seat's view: DouZero's features without DouZero's game -----------------------------
+#
+# DouZero's features of a position read its hand, the other two hands as one set, each
+# position's count, cards played and last move, the bombs and the moves: never how the
+# unseen cards are split. So they follow from what one seat of a ddz game sees, with the
+# moves checked as DouZero's game would check them, and nothing replayed.
+
+cdef enum:                   # DouzeroSeats.observe's status of a seat
+    SEAT_OK = 0
+    SEAT_ILLEGAL = 1         # a move of the history DouZero's rules do not allow there
+    SEAT_NOT_DEAL = 2        # not a view of DouZero's deal (54 cards, 20/17/17)
+    SEAT_NOT_TURN = 3        # the moves do not lead to this position's turn
+
+cdef str PLAY = "play"      # the phase of a record of the card play
+
+cdef int DECK_OF[15]
+for _rank in range(15):
+    DECK_OF[_rank] = 4 if _rank < 13 else 1
+cdef int DEALT[3]
+DEALT[0] = 20
+DEALT[1] = 17
+DEALT[2] = 17
+cdef int PLAY_ORDER[3]       # ply k is played by position PLAY_ORDER[k % 3]
+PLAY_ORDER[0] = LANDLORD
+PLAY_ORDER[1] = DOWN
+PLAY_ORDER[2] = UP
+
+cdef enum:
+    CARD_DIGITS = 45         # a ddz card mask's 15 rank digits (3 bits each); above them
+                             # Skip and Reverse, which DouZero does not have
+
+
+cdef struct Seat:
+    # what one position knows, as encode_features reads it, and its legal moves
+    uint8_t hand[16]
+    uint8_t other[16]
+    uint8_t played[3][16]
+    uint8_t last[3][16]
+    uint8_t history[MAX_PLIES][16]
+    int left[3]
+    int n_plies
+    int to_act
+    int n_bombs
+    MoveList legal
+
+
+cdef inline bint digits_of(uint64_t mask, uint8_t* m) noexcept nogil:
+    """A ddz card mask as 15 counts and their total (into ``m``); False when it holds Skip
+    or Reverse cards or more of a rank than the deck has."""
+    cdef int r, total = 0
+    if mask >> CARD_DIGITS:
+        return False
+    for r in range(RANKS):
+        m[r] = (mask >> (3 * r)) & 7
+        if m[r] > DECK_OF[r]:
+            return False
+        total += m[r]
+    m[TOTAL] = total
+    return True
+
+
+cdef inline uint64_t mask_of(const uint8_t* m) noexcept nogil:
+    """15 counts as a ddz card mask (a count in the rank's octal digit)."""
+    cdef int r
+    cdef uint64_t mask = 0
+    for r in range(RANKS):
+        mask |= (<uint64_t>m[r]) << (3 * r)
+    return mask
+
+
+cdef int douzero_allows(const uint8_t* m, const uint8_t* rival, MoveList* scratch) noexcept nogil:
+    """Whether DouZero's game lets a hand holding the move ``m`` play it against ``rival``:
+    1, 0, or -1 when the moves could not be stored. DouZero generates a hand's moves of a
+    kind from the cards the kind uses (chains from the ranks held, kickers from the other
+    cards, bombs from the fours), so a hand holding ``m`` may play it exactly when ``m``
+    itself, as a hand, may: the moves of ``m`` alone are generated and searched."""
+    cdef int k
+    if m[TOTAL] == 0:
+        return rival[TOTAL] != 0       # a pass answers a move, never leads
+    scratch.failed = 0
+    legal_moves(m, rival, scratch)
+    if scratch.failed:
+        return -1
+    for k in range(scratch.n):
+        if memcmp(scratch.moves + k * MOVE_BYTES, m, MOVE_BYTES) == 0:
+            return 1
+    return 0
+
+
+cdef enum:
+    VERDICTS = 4096          # DouzeroSeats' memo of douzero_allows (a power of two)
+
+
+cdef struct Verdict:
+    uint64_t move            # the move and the move it answers, as ddz card masks
+    uint64_t rival
+    int allowed              # 0: an empty slot; 1: DouZero allows it; 2: it does not
+
+
+cdef int allowed_memo(Verdict* memo, uint64_t move, uint64_t rival, const uint8_t* m,
+                      const uint8_t* rival_counts, MoveList* scratch) noexcept nogil:
+    """``douzero_allows`` remembered: a seat's history is checked at each of its decisions,
+    and the same moves against the same rivals come back (the key is compared whole, so a
+    slot shared by two keys only costs a recomputation)."""
+    cdef uint64_t h = (move * 0x9E3779B97F4A7C15ULL) ^ (rival * 0xC2B2AE3D27D4EB4FULL)
+    cdef Verdict* slot = &memo[(h >> 40) & (VERDICTS - 1)]
+    cdef int allowed
+    if slot.allowed and slot.move == move and slot.rival == rival:
+        return slot.allowed == 1
+    allowed = douzero_allows(m, rival_counts, scratch)
+    if allowed >= 0:
+        slot.move = move
+        slot.rival = rival
+        slot.allowed = 1 if allowed else 2
+    return allowed
+
+
+cdef int seat_build(Seat* s, int a, uint64_t hand, const uint64_t* played, const int32_t* left,
+                    const uint64_t* codes, Py_ssize_t n, MoveList* scratch,
+                    Verdict* memo) noexcept nogil:
+    """Position ``a``'s view in ``s`` (its features' inputs and its legal moves) from its
+    hand, each position's played cards and count (ddz masks and counts, by position), and
+    the moves so far (``n`` ddz card masks, the landlord's first). Returns a SEAT_ status,
+    or -1 when the moves could not be stored. Every input is checked: whatever is given,
+    the counts stay within the deck's and the encodings' bounds."""
+    cdef int k, r, p, allowed, total
+    cdef uint64_t rival
+    cdef uint8_t empty[16]
+    cdef uint8_t* m
+    cdef uint8_t given[16]
+    memset(empty, 0, MOVE_BYTES)
+    memset(s.played, 0, sizeof(s.played))
+    memset(s.last, 0, sizeof(s.last))
+    s.n_bombs = 0
+    s.to_act = a
+    s.legal.n = 0
+    if n > MAX_PLIES or not digits_of(hand, s.hand):
+        return SEAT_NOT_DEAL
+    for k in range(n):
+        m = s.history[k]
+        if not digits_of(codes[k], m):
+            return SEAT_NOT_DEAL
+        p = PLAY_ORDER[k % 3]
+        # the move it answers: the last, or the one before when the last was a pass
+        rival = codes[k - 1] if k >= 1 else 0
+        if rival == 0 and k >= 2:
+            rival = codes[k - 2]
+        allowed = allowed_memo(memo, codes[k], rival, m, rival_of(&s.history[0][0], k, empty),
+                               scratch)
+        if allowed < 0:
+            return -1
+        if not allowed:
+            return SEAT_ILLEGAL
+        if (m[TOTAL] == 4 and detect_bomb(m)) or (m[TOTAL] == 2 and m[13] and m[14]):
+            s.n_bombs += 1
+        memcpy(s.last[p], m, MOVE_BYTES)
+        for r in range(RANKS + 1):
+            s.played[p][r] += m[r]
+        for r in range(RANKS):
+            if s.played[0][r] + s.played[1][r] + s.played[2][r] > DECK_OF[r]:
+                return SEAT_NOT_DEAL
+    s.n_plies = <int>n
+    for p in range(3):
+        # the moves are each position's played cards, and the counts DouZero's deal's
+        if not digits_of(played[p], given) or memcmp(given, s.played[p], MOVE_BYTES) != 0:
+            return SEAT_NOT_DEAL
+        if left[p] != DEALT[p] - s.played[p][TOTAL]:
+            return SEAT_NOT_DEAL
+        s.left[p] = left[p]
+    if s.left[a] != s.hand[TOTAL]:
+        return SEAT_NOT_DEAL
+    # the others' cards as one set: the rest of the deck (with the counts checked above,
+    # as many cards as the other two positions hold)
+    total = 0
+    for r in range(RANKS):
+        k = DECK_OF[r] - s.hand[r] - s.played[0][r] - s.played[1][r] - s.played[2][r]
+        if k < 0:
+            return SEAT_NOT_DEAL
+        s.other[r] = k
+        total += k
+    s.other[TOTAL] = total
+    for p in range(3):
+        if s.left[p] == 0:
+            return SEAT_NOT_TURN           # the game is over
+    if PLAY_ORDER[n % 3] != a:
+        return SEAT_NOT_TURN
+    s.legal.failed = 0
+    legal_moves(s.hand, rival_of(&s.history[0][0], s.n_plies, empty), &s.legal)
+    return -1 if s.legal.failed else SEAT_OK
+
+
+cdef class DouzeroSeats:
+    """DouZero's features of many seats' views in one call (``observe``): no DouZero game is
+    dealt or replayed, the features are written from the views themselves.
+
+    ``observe`` writes them grouped by position in the compact form of
+    ``DouzeroTables.observe_compact``, into arrays this object keeps and reuses: the arrays
+    of one call are overwritten by the next."""
+
+    cdef Seat* seats
+    cdef Py_ssize_t capacity     # seats allocated (each with its legal-move list)
+    cdef bint busy               # observe is running
+    cdef MoveList scratch        # the moves douzero_allows generates
+    cdef Verdict* memo           # douzero_allows' verdicts (VERDICTS slots)
+    cdef uint64_t* codes         # the moves of the view being read
+    cdef Py_ssize_t codes_capacity
+    cdef object position_out     # per view: int8 position
+    cdef object status_out       # per view: int8 status, int32 legal count, int64 first row
+    cdef object count_out
+    cdef object start_out
+    cdef list xna_out            # per position, as DouzeroTables' compact form
+    cdef list z_out
+    cdef list tables_out
+    cdef list offsets_out
+    cdef list actions_out
+    cdef list slots_out
+    cdef list moves_out          # per position: each row's move as a ddz card mask, uint64
+    # the data of the arrays above, taken when they are made (data_of costs microseconds)
+    cdef int8_t* position_ptr
+    cdef int8_t* status_ptr
+    cdef int32_t* count_ptr
+    cdef int64_t* start_ptr
+    cdef int8_t* xna_ptr[3]
+    cdef int8_t* z_ptr[3]
+    cdef int64_t* tables_ptr[3]
+    cdef int64_t* offsets_ptr[3]
+    cdef int8_t* actions_ptr[3]
+    cdef int64_t* slots_ptr[3]
+    cdef uint64_t* moves_ptr[3]
+
+    def __cinit__(self):
+        self.scratch.cap = 256
+        self.scratch.moves = <uint8_t*>malloc(self.scratch.cap * MOVE_BYTES)
+        self.memo = <Verdict*>calloc(VERDICTS, sizeof(Verdict))
+        if self.scratch.moves == NULL or self.memo == NULL:
+            raise MemoryError()
+        self.xna_out = [None, None, None]
+        self.z_out = [None, None, None]
+        self.tables_out = [None, None, None]
+        self.offsets_out = [None, None, None]
+        self.actions_out = [None, None, None]
+        self.slots_out = [None, None, None]
+        self.moves_out = [None, None, None]
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.seats != NULL:
+            for i in range(self.capacity):
+                free(self.seats[i].legal.moves)
+            free(self.seats)
+        free(self.scratch.moves)
+        free(self.memo)
+        free(self.codes)
+
+    cdef int _grow_seats(self, Py_ssize_t n) except -1:
+        cdef Py_ssize_t i, total
+        cdef Seat* grown
+        cdef int p, width
+        if n <= self.capacity and self.status_out is not None:
+            return 0
+        total = max(n, 2 * self.capacity, 1)
+        grown = <Seat*>realloc(self.seats, total * sizeof(Seat))
+        if grown == NULL:
+            raise MemoryError()
+        self.seats = grown
+        for i in range(self.capacity, total):
+            memset(&self.seats[i], 0, sizeof(Seat))
+        for i in range(self.capacity, total):
+            self.seats[i].legal.cap = 64
+            self.seats[i].legal.moves = <uint8_t*>malloc(64 * MOVE_BYTES)
+            self.capacity = i + 1
+            if self.seats[i].legal.moves == NULL:
+                raise MemoryError()
+        self.position_out = np.empty(total, dtype=np.int8)
+        self.status_out = np.empty(total, dtype=np.int8)
+        self.count_out = np.empty(total, dtype=np.int32)
+        self.start_out = np.empty(total, dtype=np.int64)
+        self.position_ptr = <int8_t*>data_of(self.position_out)
+        self.status_ptr = <int8_t*>data_of(self.status_out)
+        self.count_ptr = <int32_t*>data_of(self.count_out)
+        self.start_ptr = <int64_t*>data_of(self.start_out)
+        for p in range(3):
+            width = LANDLORD_X if p == LANDLORD else FARMER_X
+            self.xna_out[p] = np.empty((total, width), dtype=np.int8)
+            self.z_out[p] = np.empty((total, 5, 162), dtype=np.int8)
+            self.tables_out[p] = np.empty(total, dtype=np.int64)
+            self.offsets_out[p] = np.empty(total + 1, dtype=np.int64)
+            self.xna_ptr[p] = <int8_t*>data_of(self.xna_out[p])
+            self.z_ptr[p] = <int8_t*>data_of(self.z_out[p])
+            self.tables_ptr[p] = <int64_t*>data_of(self.tables_out[p])
+            self.offsets_ptr[p] = <int64_t*>data_of(self.offsets_out[p])
+        return 0
+
+    cdef int _grow_rows(self, int p, Py_ssize_t rows) except -1:
+        cdef Py_ssize_t total
+        if self.actions_out[p] is not None and rows <= self.actions_out[p].shape[0]:
+            return 0
+        total = rows if self.actions_out[p] is None else max(rows, 2 * self.actions_out[p].shape[0])
+        self.actions_out[p] = np.empty((total, CARD_BITS), dtype=np.int8)
+        self.slots_out[p] = np.empty(total, dtype=np.int64)
+        self.moves_out[p] = np.empty(total, dtype=np.uint64)
+        self.actions_ptr[p] = <int8_t*>data_of(self.actions_out[p])
+        self.slots_ptr[p] = <int64_t*>data_of(self.slots_out[p])
+        self.moves_ptr[p] = <uint64_t*>data_of(self.moves_out[p])
+        return 0
+
+    cdef tuple _group(self, int p, Py_ssize_t ntab, Py_ssize_t rows):
+        return (self.tables_out[p][:ntab], self.offsets_out[p][:ntab + 1],
+                self.xna_out[p][:ntab], self.z_out[p][:ntab], self.actions_out[p][:rows],
+                self.slots_out[p][:rows], self.moves_out[p][:rows])
+
+    def observe(self, views):
+        """DouZero's features of each view of ``views``: each a ddz seat's observation
+        (``ddz.Observation``: read by its attributes ``phase``, ``landlord``, ``player``,
+        ``current_player``, ``direction``, ``card_counts``, ``hand.mask``, ``played[seat]
+        .mask`` and ``history``, whose records give ``phase`` and ``action.code``), or None
+        for one that is not.
+
+        Returns ``(position, status, count, start, groups)``: per view its DouZero position
+        (0 landlord, 1 landlord_up, 2 landlord_down; 0 where not written), its status (0:
+        written; 1: a move DouZero's rules do not allow where it was played; 2: not a view
+        of DouZero's deal, with its history; 3: not its turn in the card play), its number
+        of legal moves and its first row in its position's group (0 and 0 where not
+        written); ``groups[p] = (tables, offsets, x_no_action, z, actions, row_slot,
+        moves)`` as ``DouzeroTables.observe_compact``'s, ``tables`` the views of position
+        ``p`` written (ascending), and ``moves`` each row's move as a ddz card mask. The
+        arrays are this object's, overwritten by the next call."""
+        cdef Py_ssize_t n = len(views), i
+        cdef int status
+        # the GIL is held throughout (the views are Python objects, and a call takes a few
+        # microseconds a view), but reading a view may run Python code that lets another
+        # thread in: busy refuses it rather than have it grow or rewrite the seats
+        if self.busy:
+            raise RuntimeError("this DouzeroSeats is in use by another thread "
+                               "(ddz.compat.douzero.SeatEncoder serialises its callers)")
+        self.busy = True
+        try:
+            self._grow_seats(n)
+            for i in range(n):
+                status = self._read(i, views[i])
+                self.status_ptr[i] = status
+            return self._write(n)
+        finally:
+            self.busy = False
+
+    cdef int _read(self, Py_ssize_t i, object seen) except -1:
+        """Seat ``i`` built from the view ``seen``; its SEAT_ status (and position)."""
+        cdef uint64_t hand
+        cdef uint64_t played[3]
+        cdef int32_t left[3]
+        cdef int landlord, player, a, p, seat, status
+        cdef Py_ssize_t k = 0, records
+        cdef object counts, cards, history, record, phase
+        cdef uint64_t* grown
+        self.position_ptr[i] = 0
+        if seen is None:
+            return SEAT_NOT_DEAL
+        counts = seen.card_counts
+        if len(counts) != 3 or seen.direction != 1:
+            return SEAT_NOT_DEAL
+        if seen.phase != PLAY or seen.landlord is None or seen.current_player != seen.player:
+            return SEAT_NOT_TURN
+        landlord = seen.landlord
+        player = seen.player
+        if not (0 <= landlord < 3 and 0 <= player < 3):
+            return SEAT_NOT_DEAL
+        cards = seen.played
+        if len(cards) != 3:
+            return SEAT_NOT_DEAL
+        for p in range(3):
+            # the seats of the landlord, landlord_up (before it) and landlord_down (after)
+            seat = (landlord + (0 if p == LANDLORD else (2 if p == UP else 1))) % 3
+            played[p] = cards[seat].mask
+            left[p] = counts[seat]
+        # the landlord leads, then landlord_down, then landlord_up
+        a = PLAY_ORDER[(player - landlord + 3) % 3]
+        hand = seen.hand.mask
+        history = seen.history
+        records = len(history)
+        if records > self.codes_capacity:
+            grown = <uint64_t*>realloc(self.codes, records * sizeof(uint64_t))
+            if grown == NULL:
+                raise MemoryError()
+            self.codes = grown
+            self.codes_capacity = records
+        for record in history:
+            phase = record.phase
+            if phase is PLAY or phase == PLAY:
+                if k == records:
+                    raise ValueError("the history changed while it was read")
+                self.codes[k] = (<uint64_t>record.action.code) & DDZ_CARDS_MASK
+                k += 1
+        status = seat_build(&self.seats[i], a, hand, played, left, self.codes, k,
+                            &self.scratch, self.memo)
+        if status < 0:
+            raise MemoryError()
+        if status == SEAT_OK:
+            self.position_ptr[i] = a
+        return status
+
+    cdef object _write(self, Py_ssize_t n):
+        """Each written seat's features and legal moves into its position's group."""
+        cdef Py_ssize_t i, k, s, start
+        cdef Py_ssize_t rows[3]
+        cdef Py_ssize_t ntab[3]
+        cdef int p, width
+        cdef Seat* seat
+        cdef int8_t* actions
+        for p in range(3):
+            rows[p] = 0
+            ntab[p] = 0
+        for i in range(n):
+            if self.status_ptr[i] != SEAT_OK:
+                self.count_ptr[i] = 0
+                self.start_ptr[i] = 0
+                continue
+            p = self.position_ptr[i]
+            self.count_ptr[i] = self.seats[i].legal.n
+            self.start_ptr[i] = rows[p]
+            rows[p] += self.seats[i].legal.n
+        for p in range(3):
+            self._grow_rows(p, rows[p])
+            self.offsets_ptr[p][0] = 0
+        for i in range(n):
+            if self.status_ptr[i] != SEAT_OK:
+                continue
+            seat = &self.seats[i]
+            p = self.position_ptr[i]
+            width = LANDLORD_X if p == LANDLORD else FARMER_X
+            s = ntab[p]
+            ntab[p] += 1
+            start = self.start_ptr[i]
+            encode_features(p, seat.hand, seat.other, seat.left, &seat.played[0][0],
+                            &seat.last[0][0], seat.n_bombs, &seat.history[0][0], seat.n_plies,
+                            self.xna_ptr[p] + s * width, self.z_ptr[p] + s * Z_VALUES)
+            actions = self.actions_ptr[p] + start * CARD_BITS
+            for k in range(seat.legal.n):
+                encode_cards(seat.legal.moves + k * MOVE_BYTES, actions + k * CARD_BITS)
+                self.slots_ptr[p][start + k] = s
+                self.moves_ptr[p][start + k] = mask_of(seat.legal.moves + k * MOVE_BYTES)
+            self.tables_ptr[p][s] = i
+            self.offsets_ptr[p][s + 1] = start + seat.legal.n
+        groups = (self._group(0, ntab[0], rows[0]), self._group(1, ntab[1], rows[1]),
+                  self._group(2, ntab[2], rows[2]))
+        return (self.position_out[:n], self.status_out[:n], self.count_out[:n],
+                self.start_out[:n], groups)
 
 
 def _restore_core(hands, history):

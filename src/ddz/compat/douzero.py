@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Sequence
 from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from ddz._core.douzero import DouzeroCore, DouzeroTables, _restore_core
+from ddz._core.douzero import DouzeroCore, DouzeroSeats, DouzeroTables
 from ddz._core.moves import CARDS_MASK
 from ddz.base.errors import IllegalMoveError, shorten
 from ddz.doudizhu.actions import Action
@@ -46,15 +47,18 @@ from ddz.doudizhu.rules import DOUZERO
 __all__ = [
     "OBJECTIVES",
     "POSITIONS",
+    "SEAT_STATUS",
     "CompactBatch",
     "CompactObservation",
     "Env",
     "InfoSet",
     "PositionBatch",
-    "ReplayCache",
+    "SeatEncoder",
+    "SeatFeatures",
     "VectorEnv",
     "VectorObservation",
     "action_for",
+    "action_for_mask",
     "get_obs",
     "seat_observation",
 ]
@@ -617,99 +621,115 @@ class VectorEnv:
 
 # --- a ddz seat seen as DouZero sees it -------------------------------------------------------
 #
-# DouZero's features of a position read its own hand, the others' cards as one set, the moves
-# played and the card counts: never how the unseen cards are split between the other two. So a
-# seat's observation is DouZero's once the unseen cards are given to the others in any split
-# that fits their counts and the moves are replayed from there.
+# DouZero's features of a position read its own hand, the others' cards as one set, each
+# position's count, played cards and last move, the bombs and the moves: never how the unseen
+# cards are split between the other two. So they are written in C from the seat's own view
+# (DouzeroSeats), with each move of the history checked as DouZero's game would check it, and
+# no DouZero game replayed.
 
 _SINGLE_READING = DOUZERO.replace(multiple_readings=False)
-_SHIFTS = np.arange(0, 3 * 15, 3, dtype=np.uint64)  # the rank digits of a card mask
-_ACTION_CARDS_SHIFT = 3 * 15  # Skip and Reverse come after the 15 ranks
+
+SEAT_STATUS = ("written", "not DouZero's move", "not DouZero's deal", "not its turn")
+"""What :class:`SeatFeatures`' ``status`` codes say (see there)."""
+
+_REFUSALS = (
+    "",
+    "DouZero's rules do not allow a move of this game's history where it was played "
+    "(DouZero reads each played multiset one way: ddz.DOUZERO.replace(multiple_readings=False))",
+    "DouZero plays the whole 54-card deck (20 cards to the landlord, 17 to each farmer) and "
+    "its features need the moves played: give a three-player game of it with its history "
+    "(game.observation(seat), not history=False)",
+    "the history does not lead to this seat's turn in the card play",
+)
 
 
-def _seat_positions(observation: Observation) -> list[int]:
-    """DouZero's position (an index into POSITIONS) of each ddz seat."""
-    landlord = observation.landlord
-    assert landlord is not None
-    # the landlord leads, then the seat after it (landlord_down), then landlord_up
-    return [(0, 2, 1)[(seat - landlord) % 3] for seat in range(3)]
+class SeatFeatures(_ByPosition[CompactBatch]):
+    """DouZero's features of many ddz seats' observations (:meth:`SeatEncoder.encode`), in
+    the compact form of :class:`CompactBatch`, one group per position.
+
+    For observation ``i``: ``status[i]`` is 0 when its features were written, else why not
+    (:data:`SEAT_STATUS`: 1 a move of its history DouZero's rules do not allow where it was
+    played, 2 not a seat of DouZero's deal with its history, 3 not its turn in the card
+    play); ``position[i]`` its DouZero position (an index into :data:`POSITIONS`; 0 where
+    not written), ``legal_count[i]`` its number of DouZero's legal actions and
+    ``row_start[i]`` its first row in ``groups[position[i]]`` (both 0 where not written).
+    A group's ``tables`` are the indexes of its observations. ``moves[p][r]`` is row ``r``
+    of group ``p``'s legal action as a ddz card mask (``Move.code & CARDS_MASK``), so
+    :func:`action_for_mask` gives the ddz action that plays it. The arrays are the
+    encoder's and are overwritten by its next call."""
+
+    __slots__ = ("moves", "status")
+
+    def __init__(
+        self,
+        position: npt.NDArray[np.int8],
+        legal_count: npt.NDArray[np.int32],
+        row_start: npt.NDArray[np.int64],
+        groups: tuple[CompactBatch, CompactBatch, CompactBatch],
+        status: npt.NDArray[np.int8],
+        moves: tuple[npt.NDArray[np.uint64], ...],
+    ) -> None:
+        super().__init__(position, legal_count, row_start, groups)
+        self.status = status
+        self.moves = moves
 
 
-class ReplayCache:
-    """DouZero's game of each seat :func:`seat_observation` last replayed, kept to go on from.
+class SeatEncoder:
+    """Writes DouZero's features of ddz seats' observations, many in one C call.
 
-    A seat's next decision in the same game extends the moves replayed last time: given this
-    cache, :func:`seat_observation` plays only the new moves in the kept game instead of
-    replaying the whole history (the observation is the same: any split of the unseen cards
-    that fits gives the same features). A game is kept per (seat, landlord, the seat's cards
-    at the deal) and reused only when the moves it has played are the first moves of the
-    observation's history and every new move is legal in it, so an undo, a new game or a
-    split of the unseen cards that no longer fits falls back to the full replay. At most
-    ``size`` games are kept (the oldest go first).
+    An observation is a three-player game of DouZero's deal (the whole 54-card deck, 17
+    cards each and a kitty of 3) in its card play at the observing seat's turn, with its
+    history (``game.observation(seat)``, not ``history=False``). Its features are DouZero's
+    ``get_obs`` for the seat's position, written from the observation alone: the seat's
+    hand, the other two hands as one set (the cards it has not seen), the counts, the moves
+    played. The moves are checked as DouZero's game checks them, each against the move it
+    answers (DouZero reads a multiset one way: one another agent played under another
+    reading, then answered under that reading, is a history DouZero cannot play).
+
+    The arrays :meth:`encode` returns are this object's, overwritten by its next call;
+    calls from several threads are serialised by a lock.
     """
 
-    def __init__(self, size: int = 1024) -> None:
-        self.size = size
-        self._games: dict[tuple[int, int, int], tuple[list[int], DouzeroCore]] = {}
-        self.hits = 0
-        """Observations that went on from a kept game (the rest were replayed in full)."""
+    def __init__(self) -> None:
+        self._core = DouzeroSeats()
+        self._lock = threading.Lock()
 
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def clear(self) -> None:
-        self._games.clear()
-
-    def _extended(self, key: tuple[int, int, int], codes: list[int]) -> Any:
-        """The kept game of ``key`` with ``codes`` played, or None (and forgotten)."""
-        entry = self._games.pop(key, None)
-        if entry is None:
-            return None
-        done, core = entry
-        known = len(done)
-        if known > len(codes) or codes[:known] != done:
-            return None
-        if known < len(codes):
-            for code in codes[known:]:
-                # a few moves: bytes built here cost less than a numpy array's setup
-                counts = bytes([code >> shift & 7 for shift in range(0, 45, 3)])
-                index = -1 if core.winner >= 0 else core.find(counts)
-                if index < 0:
-                    return None
-                core.play(index)
-        self.hits += 1
-        return core
-
-    def _keep(self, key: tuple[int, int, int], codes: list[int], core: Any) -> None:
-        self._games[key] = (codes, core)
-        while len(self._games) > self.size:
-            del self._games[next(iter(self._games))]
+    def encode(self, observations: Sequence[Observation]) -> SeatFeatures:
+        """The features of each observation (see :class:`SeatFeatures`); an observation
+        that is not a seat of DouZero's card play at its turn gets a nonzero status, not an
+        exception."""
+        # the core reads each observation's fields itself (a view that is not an
+        # Observation is passed as None: refused)
+        views = [seen if isinstance(seen, Observation) else None for seen in observations]
+        with self._lock:
+            position, status, count, start, groups = self._core.observe(views)
+            return SeatFeatures(
+                position,
+                count,
+                start,
+                (
+                    CompactBatch("landlord", *groups[0][:6]),
+                    CompactBatch("landlord_up", *groups[1][:6]),
+                    CompactBatch("landlord_down", *groups[2][:6]),
+                ),
+                status,
+                (groups[0][6], groups[1][6], groups[2][6]),
+            )
 
 
-def _move_counts(codes: list[int]) -> npt.NDArray[np.uint8]:
-    """Each move's 15 rank counts (a row per move) from its card mask's octal digits."""
-    return ((np.array(codes, dtype=np.uint64).reshape(-1, 1) >> _SHIFTS) & np.uint64(7)).astype(
-        np.uint8
-    )
-
-
-def seat_observation(
-    observation: Observation, *, cache: ReplayCache | None = None, z_batch: bool = True
-) -> dict[str, Any]:
+def seat_observation(observation: Observation, *, z_batch: bool = True) -> dict[str, Any]:
     """DouZero's ``get_obs`` for the seat of ``observation`` at its turn in the card play:
     the dict :class:`Env` returns (equal to DouZero's for the same position), with
     ``legal_actions`` in DouZero's order and its move set (``ddz.DOUZERO``'s).
 
     ``observation`` is a ddz :class:`ddz.Observation` of a three-player game of the whole
     54-card deck (17 cards each and a kitty of 3) in its play phase, with its history
-    (``game.observation(seat)``, not ``history=False``). The moves of the history are
-    replayed as DouZero reads them; ValueError if DouZero's rules do not allow one of them
-    there (a multiset another player made under a reading DouZero does not give it, then
-    answered under that reading), or if the observation is not of such a game.
-
-    ``cache`` (a :class:`ReplayCache`) keeps the replay to go on from at the seat's next
-    decision. ``z_batch=False`` leaves ``z_batch`` out (None: its rows repeat ``z``, which
-    a caller running the LSTM once per decision reads instead).
+    (``game.observation(seat)``, not ``history=False``); ValueError if it is not, or if
+    DouZero's rules do not allow a move of the history where it was played (a multiset
+    another player made under a reading DouZero does not give it, then answered under that
+    reading). The features are written from the observation alone (:class:`SeatEncoder`,
+    which writes many at once in their compact form). ``z_batch=False`` leaves ``z_batch``
+    out (None: its rows repeat ``z``).
 
     >>> import ddz
     >>> game = ddz.Game(ddz.DOUZERO, seed=3)
@@ -719,95 +739,25 @@ def seat_observation(
     """
     if not isinstance(observation, Observation):
         raise TypeError(f"a ddz Observation, not {shorten(observation)}")
-    if len(observation.card_counts) != 3:
-        raise ValueError("DouZero plays three seats, not two")
-    if observation.phase != "play" or observation.landlord is None:
-        raise ValueError(f"DouZero plays the card play, not the {observation.phase} phase")
-    if observation.current_player != observation.player:
-        raise ValueError(f"it is not seat {observation.player}'s turn")
-    if observation.direction != 1:
-        raise ValueError("DouZero's play runs one way (direction 1)")
-    positions = _seat_positions(observation)
-    player = observation.player
-    # card sets as octal digits, one per rank (Cards.mask, docs/layout.md): a seat's played
-    # cards are the sum of its moves' digits (a rank's count never carries past 4)
-    played = [0, 0, 0]
-    codes = []
-    for record in observation.history:
-        if record.phase == "play":
-            code = record.action.code & CARDS_MASK
-            played[record.player] += code
-            codes.append(code)
-    if played != [cards.mask for cards in observation.played]:
-        raise ValueError(
-            "DouZero's features need the moves played: give the observation with its "
-            "history (game.observation(seat), not history=False)"
-        )
-    hand = observation.hand.mask
-    if (hand | played[0] | played[1] | played[2]) >> _ACTION_CARDS_SHIFT:
-        raise ValueError("DouZero has no Skip or Reverse cards")
-    counts = observation.card_counts
-    # the seat's cards at the deal, as a mask: with the seat, the landlord and the moves,
-    # all a replay depends on (the split of the unseen cards aside)
-    key = (player, observation.landlord, hand + played[player])
-    core = None if cache is None else cache._extended(key, codes)
-    if core is not None and [core.cards_left(p) for p in positions] != list(counts):
-        core = None
-    if core is None:
-        first, second = (seat for seat in range(3) if seat != player)
-        held = [hand >> shift & 7 for shift in range(0, 45, 3)]
-        gone = [[cards >> shift & 7 for shift in range(0, 45, 3)] for cards in played]
-        unseen = [
-            most - mine - a - b - c
-            for most, mine, a, b, c in zip(_DECK_LIST, held, *gone, strict=True)
-        ]
-        if min(unseen) < 0:
-            raise ValueError("the cards seen hold more of a card than the deck has")
-        unseen_total = sum(unseen)
-        # any split of the unseen cards that fits the counts gives the same features; this one
-        # shares out each rank in proportion to the counts, rounded to the nearest (then
-        # trimmed or topped up to the first other seat's count, from the lowest ranks), so
-        # the opponents' next moves likely fit it too and the kept replay goes on from it
-        # (ReplayCache) rather than replaying from scratch (66% of decisions, 55% with the
-        # lowest ranks all to one seat)
-        wanted = counts[first]
-        takes = [
-            min(n, (2 * n * wanted + unseen_total) // (2 * unseen_total)) if unseen_total else 0
-            for n in unseen
-        ]
-        while sum(takes) > wanted:
-            takes[takes.index(max(takes))] -= 1
-        wanted -= sum(takes)
-        for rank in range(15):
-            if not wanted:
-                break
-            extra = min(unseen[rank] - takes[rank], wanted)
-            takes[rank] += extra
-            wanted -= extra
-        rows: list[list[int]] = [[], [], []]
-        rows[positions[player]] = [n + g for n, g in zip(held, gone[player], strict=True)]
-        rows[positions[first]] = [t + g for t, g in zip(takes, gone[first], strict=True)]
-        rows[positions[second]] = [
-            n - t + g for n, t, g in zip(unseen, takes, gone[second], strict=True)
-        ]
-        if unseen_total != counts[first] + counts[second]:
-            raise ValueError("DouZero plays the whole 54-card deck (17 cards each, a kitty of 3)")
-        start = np.array(rows, dtype=np.uint8)
-        if [sum(row) for row in rows] != [20, 17, 17]:
-            raise ValueError("DouZero deals 20 cards to the landlord and 17 to each farmer")
-        try:
-            core = _restore_core(start, _move_counts(codes))
-        except ValueError:
-            raise ValueError(
-                "DouZero's rules do not allow a move of this game's history where it was "
-                "played (DouZero reads each played multiset one way: ddz.DOUZERO.replace("
-                "multiple_readings=False))"
-            ) from None
-    if cache is not None:
-        cache._keep(key, codes, core)
-    if core.winner >= 0 or core.acting != positions[observation.player]:
-        raise ValueError("the history does not lead to this seat's turn")
-    return core.observation(z_batch)
+    features = SeatEncoder().encode([observation])
+    status = int(features.status[0])
+    if status:
+        raise ValueError(_REFUSALS[status])
+    group = features.groups[int(features.position[0])]
+    moves = features.moves[int(features.position[0])]
+    return {
+        "position": group.position,
+        "x_batch": group.x_batch(),
+        "z_batch": group.z_batch() if z_batch else None,
+        "legal_actions": [_values_of(int(mask)) for mask in moves],
+        "x_no_action": group.x_no_action[0].copy(),
+        "z": group.z[0].copy(),
+    }
+
+
+def _values_of(mask: int) -> list[int]:
+    """A ddz card mask as DouZero's card values, low to high."""
+    return [value for rank, value in enumerate(_CARD_VALUES) for _ in range(mask >> 3 * rank & 7)]
 
 
 _SHIFT_OF = {value: 3 * rank for rank, value in enumerate(_CARD_VALUES)}
@@ -839,14 +789,20 @@ def action_for(observation: Observation, action: list[int]) -> Action:
     """The legal action of ``observation`` that plays DouZero's ``action`` (card values):
     the pass for ``[]``; of several readings of the cards, DouZero's reading first (the one
     DouZero's game goes on from). ValueError if no legal action plays these cards."""
-    mask = _action_mask(action)
+    return action_for_mask(observation, _action_mask(action), action)
+
+
+def action_for_mask(observation: Observation, mask: int, action: object = None) -> Action:
+    """:func:`action_for` of the cards of a ddz card mask (``Move.code & CARDS_MASK``, as
+    :class:`SeatFeatures`' ``moves`` give them); the error names ``action`` if given."""
     found = [
         legal
         for legal in observation.legal_actions
         if isinstance(legal, Move) and legal.code & CARDS_MASK == mask
     ]
     if not found:
-        raise ValueError(f"no legal action plays {shorten(action)}")
+        cards = _values_of(mask) if action is None else action
+        raise ValueError(f"no legal action plays {shorten(cards)}")
     if len(found) > 1 and mask:
         reading = classify(found[0].cards, rules=_SINGLE_READING)
         if reading and reading[0] in found:

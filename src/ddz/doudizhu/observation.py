@@ -426,15 +426,20 @@ def observe(game: Game, player: int, history: bool = True) -> Observation:
     core = game._core
     # the core's card masks are valid by construction: Cards._of skips from_mask's checks,
     # which an agent reading an observation at every turn would otherwise pay 7 times
-    hands = tuple(Cards._of(mask) for mask in core.hands)
-    return Observation(
+    hands = tuple(map(Cards._of, core.hands))
+    landlord = game.landlord
+    observation = object.__new__(Observation)
+    # what the frozen dataclass's __init__ does (each field set, no check, no default left
+    # to fill), in one dict update rather than one object.__setattr__ a field: the arena
+    # builds an observation for every decision
+    observation.__dict__.update(
         player=player,
         phase=game.phase,
         hand=hands[player],
-        card_counts=tuple(len(hand) for hand in hands),
-        played=tuple(Cards._of(mask) for mask in core.played),
-        landlord=game.landlord,
-        kitty=game.kitty if game.landlord is not None else None,
+        card_counts=tuple(map(len, hands)),
+        played=tuple(map(Cards._of, core.played)),
+        landlord=landlord,
+        kitty=Cards._of(core.kitty) if landlord is not None else None,
         table=game.table,
         table_player=game.table_player,
         current_player=game.current_player,
@@ -445,3 +450,4 @@ def observe(game: Game, player: int, history: bool = True) -> Observation:
         grabs=game.grabs,
         legal_actions=(tuple(game.legal_actions()) if player == core.current else ()),
     )
+    return observation

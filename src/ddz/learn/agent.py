@@ -2,15 +2,16 @@
 networks, as DouZero's own ``DeepAgent`` plays DouZero's.
 
 At its turn in the card play a seat's observation is turned into DouZero's features
-(:func:`ddz.compat.douzero.seat_observation`, equal to DouZero's ``get_obs``), the model of
+(:class:`ddz.compat.douzero.SeatEncoder`, equal to DouZero's ``get_obs``), the model of
 the seat's position values every legal action, and the agent plays the highest (the first
 of equal values, as ``np.argmax``); a seat with one legal action plays it unasked, as
 ``DeepAgent`` does. DouZero has no bidding: the agent bids as its ``bidder`` does
 (:class:`ddz.agents.GreedyAgent` unless told otherwise).
 
 :meth:`DouZeroAgent.act_batch` chooses for many observations at once: one forward pass of
-each position's model for all the decisions of that position, the LSTM run once per decision
-(:meth:`ddz.learn.models.DeepMonteCarloNet.grouped_values`). The arena uses it
+each position's model for all the decisions of that position, their features written in one
+C call, the LSTM and the state's share of the first layer run once per decision
+(:meth:`ddz.learn.models.DeepMonteCarloNet.compact_values`). The arena uses it
 (``run_arena(..., tables=N)``).
 """
 
@@ -26,7 +27,7 @@ import numpy as np
 import torch
 
 from ddz.base.errors import shorten
-from ddz.compat.douzero import ReplayCache, action_for, seat_observation
+from ddz.compat.douzero import CompactBatch, SeatEncoder, action_for_mask
 from ddz.doudizhu.actions import Action
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import Observation
@@ -201,14 +202,12 @@ class DouZeroAgent:
     It plays DouZero's card play only: :meth:`set_rules` (which the arena and
     :func:`ddz.agents.choose` call) refuses rules other than :func:`accepts_rules`'s
     (``ddz.DOUZERO``, any bidding). ``bidder`` bids for it (default
-    :class:`ddz.agents.GreedyAgent`). Its choices depend on the observation alone, so one
-    agent may play every seat of many games: what it keeps between decisions is DouZero's
-    replay of each seat's game (:class:`ddz.compat.douzero.ReplayCache`), to play only the
-    moves since that seat's last decision, and it is checked against each history.
+    :class:`ddz.agents.GreedyAgent`). Its choices depend on the observation alone (it keeps
+    nothing between decisions), so one agent may play every seat of many games.
 
-    A history DouZero cannot replay (a multiset another agent played under a reading DouZero
-    does not give it, then answered under that reading: see
-    :func:`ddz.compat.douzero.seat_observation`) is decided by ``bidder`` instead, and
+    A history DouZero's game does not allow (a multiset another agent played under a reading
+    DouZero does not give it, then answered under that reading: see
+    :class:`ddz.compat.douzero.SeatEncoder`) is decided by ``bidder`` instead, and
     counted in :attr:`fallbacks`; so is a choice of DouZero's the game's rules do not allow.
     """
 
@@ -227,7 +226,7 @@ class DouZeroAgent:
         self.fallbacks = 0
         """Decisions of the card play left to ``bidder`` (see the class)."""
         self._checked: Rules | None = None
-        self._replays = ReplayCache()
+        self._encoder = SeatEncoder()
 
     @classmethod
     def from_models(
@@ -242,7 +241,7 @@ class DouZeroAgent:
         agent.bidder = GreedyAgent() if bidder is None else bidder
         agent.fallbacks = 0
         agent._checked = None
-        agent._replays = ReplayCache()
+        agent._encoder = SeatEncoder()
         return agent
 
     def __repr__(self) -> str:
@@ -269,62 +268,78 @@ class DouZeroAgent:
         """:meth:`act` for each observation, with one forward pass of each position's model
         for all the decisions of that position."""
         chosen: list[Action | None] = [None] * len(observations)
-        # per position: (observation index, DouZero's observation) of each decision
-        groups: dict[str, list[tuple[int, dict[str, Any]]]] = {p: [] for p in POSITIONS}
+        asked: list[Observation] = []  # the decisions for the networks
+        where: list[int] = []  # their indexes in observations
         for index, seen in enumerate(observations):
             if seen.phase != "play":
                 chosen[index] = self.bidder.act(seen)
-                continue
-            if len(seen.legal_actions) == 1:
+            elif len(seen.legal_actions) == 1:
                 chosen[index] = seen.legal_actions[0]
-                continue
-            try:
-                obs = seat_observation(seen, cache=self._replays, z_batch=False)
-            except ValueError:
+            else:
+                asked.append(seen)
+                where.append(index)
+        if not asked:
+            return chosen  # type: ignore[return-value]
+        # DouZero's features of every decision, written in one C call
+        features = self._encoder.encode(asked)
+        status = features.status.tolist()
+        counts = features.legal_count.tolist()
+        for k, seen in enumerate(asked):
+            if status[k]:
                 self.fallbacks += 1
-                chosen[index] = self.bidder.act(seen)
-                continue
-            if len(obs["legal_actions"]) == 1:
-                chosen[index] = self._action(seen, obs["legal_actions"][0])
-                continue
-            groups[obs["position"]].append((index, obs))
+                chosen[where[k]] = self.bidder.act(seen)
         with torch.inference_mode():
-            for position, decisions in groups.items():
-                if not decisions:
+            for group, moves in zip(features.groups, features.moves, strict=True):
+                if not group.tables.size:
                     continue
-                values = self._values(position, [obs for _, obs in decisions])
-                start = 0
-                for index, obs in decisions:
-                    count = len(obs["legal_actions"])
-                    best = int(np.argmax(values[start : start + count]))
-                    start += count
-                    chosen[index] = self._action(observations[index], obs["legal_actions"][best])
+                decisions = group.tables.tolist()
+                # DouZero's agent plays a single legal action unasked
+                asked_rows = [counts[k] > 1 for k in decisions]
+                best = self._best_rows(group, asked_rows) if any(asked_rows) else None
+                offsets = group.offsets.tolist()
+                for slot, k in enumerate(decisions):
+                    row = offsets[slot] if best is None or not asked_rows[slot] else best[slot]
+                    chosen[where[k]] = self._action(asked[k], int(moves[row]))
         return chosen  # type: ignore[return-value]
 
-    def _values(self, position: str, decisions: list[dict[str, Any]]) -> np.ndarray[Any, Any]:
-        """The values of every row of ``decisions`` (one position's), in one forward pass.
+    def _best_rows(self, group: CompactBatch, asked: list[bool]) -> list[int]:
+        """The row of each decision of ``group`` (one position's) its model values highest
+        (the first of equal values, as ``np.argmax``): one forward pass for the decisions
+        ``asked`` (the others' entries are left 0).
 
-        A row of ``x_batch`` is the decision's ``x_no_action`` and the action's 54 columns:
-        :meth:`~ddz.learn.models.DeepMonteCarloNet.compact_values` takes them apart, so the
-        LSTM and the first layer's share of the state run once per decision."""
+        :meth:`~ddz.learn.models.DeepMonteCarloNet.compact_values` takes the compact form
+        as it is: the LSTM and the first layer's share of the state run once per decision,
+        only the action's 54 columns per row."""
+        z, x_state, row_slot = group.z, group.x_no_action, group.row_slot
+        action_rows = group.action_rows
+        offsets = group.offsets
+        if not all(asked):
+            keep = np.flatnonzero(asked)
+            rows = np.concatenate([np.arange(offsets[k], offsets[k + 1]) for k in keep])
+            renumber = np.zeros(len(asked), dtype=np.int64)
+            renumber[keep] = np.arange(keep.size)
+            z, x_state = z[keep], x_state[keep]
+            action_rows, row_slot = action_rows[rows], renumber[row_slot[rows]]
         device = self.device
-        z = torch.from_numpy(np.stack([obs["z"] for obs in decisions])).to(device)
-        x_state = torch.from_numpy(np.stack([obs["x_no_action"] for obs in decisions]))
-        width = x_state.shape[1]
-        if len(decisions) == 1:
-            action_rows = decisions[0]["x_batch"][:, width:]
-        else:
-            action_rows = np.concatenate([obs["x_batch"][:, width:] for obs in decisions])
-        actions = torch.from_numpy(action_rows).to(device)
-        counts = torch.tensor([len(obs["legal_actions"]) for obs in decisions])
-        row_decision = torch.repeat_interleave(torch.arange(len(decisions)), counts).to(device)
-        values = self.models[position].compact_values(z, x_state.to(device), actions, row_decision)
-        result: np.ndarray[Any, Any] = values[:, 0].cpu().numpy()
-        return result
+        values = self.models[group.position].compact_values(
+            torch.from_numpy(z).to(device),
+            torch.from_numpy(x_state).to(device),
+            torch.from_numpy(action_rows).to(device),
+            torch.from_numpy(row_slot).to(device),
+        )
+        flat: np.ndarray[Any, Any] = values[:, 0].cpu().numpy()
+        best = [0] * len(asked)
+        start = 0
+        for slot, wanted in enumerate(asked):
+            if wanted:
+                count = int(offsets[slot + 1] - offsets[slot])
+                best[slot] = int(offsets[slot]) + int(np.argmax(flat[start : start + count]))
+                start += count
+        return best
 
-    def _action(self, seen: Observation, cards: list[int]) -> Action:
+    def _action(self, seen: Observation, mask: int) -> Action:
         try:
-            return action_for(seen, cards)
+            return action_for_mask(seen, mask)
         except ValueError:
             self.fallbacks += 1
             return self.bidder.act(seen)

@@ -113,9 +113,10 @@ class DeepMonteCarloNet(nn.Module):
         h = per_decision.index_select(0, row_decision) + action_rows.to(weight.dtype).matmul(
             weight[:, state_end:].t()
         )
-        h = torch.relu(h)
+        # in place: the same values without a second (rows, 512) array a layer
+        h = torch.relu_(h)
         for layer in (self.dense2, self.dense3, self.dense4, self.dense5):
-            h = torch.relu(layer(h))
+            h = torch.relu_(layer(h))
         values: torch.Tensor = self.dense6(h)
         return values
 
