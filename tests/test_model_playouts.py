@@ -8,6 +8,7 @@ import pytest
 
 import ddz
 from ddz.play.agents import GreedyAgent, choose
+from ddz.play.arena import play_game
 from ddz.play.model_playouts import model_playouts, plays_like
 from ddz.play.open_playouts import open_playouts
 from ddz.search_agents import SolverAgent
@@ -117,3 +118,16 @@ def test_the_default_solver_agent_has_no_model() -> None:
 def test_the_model_arguments_are_checked(kwargs: dict[str, object], error: type) -> None:
     with pytest.raises(error):
         SolverAgent(**kwargs)  # type: ignore[arg-type]
+
+
+def test_the_model_wins_a_deal_the_plain_agent_loses() -> None:
+    # docs/agents.md's example: deal 1 under RLCard's rules, the agent as landlord against
+    # two rule agents; the plain agent loses it, told whom it plays it wins
+    def landlord_wins(agent: SolverAgent) -> bool:
+        deal = ddz.Game(ddz.RLCARD, seed=1)
+        players = [agent if s == deal.landlord else RLCardRuleAgent(s) for s in range(3)]
+        game, _ = play_game(deal, players)
+        return game.winner == deal.landlord
+
+    assert not landlord_wins(SolverAgent(node_limit=20_000))
+    assert landlord_wins(SolverAgent(opponent=RLCardRuleAgent, node_limit=20_000))
