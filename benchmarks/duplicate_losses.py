@@ -59,7 +59,8 @@ def post_mortem(game: ddz.Game, agent_seats: set[int], nodes: int) -> str:
         if won_at == ply and not back.is_over:
             after = side_value(back, ours_is_landlord, nodes)
             if after is not None and after < 0:
-                blame = "agent" if mover in agent_seats else "partner/opponent"
+                ours = (mover == landlord) == ours_is_landlord
+                blame = "agent" if mover in agent_seats else "partner" if ours else "opponent"
     if first is None:
         return "never settled"
     cards = "lost" if first[1] < 0 else "won"
