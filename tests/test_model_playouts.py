@@ -131,3 +131,15 @@ def test_the_model_wins_a_deal_the_plain_agent_loses() -> None:
 
     assert not landlord_wins(SolverAgent(node_limit=20_000))
     assert landlord_wins(SolverAgent(opponent=RLCardRuleAgent, node_limit=20_000))
+
+
+def test_the_arena_names_the_solver_told_its_opponents(capsys: pytest.CaptureFixture[str]) -> None:
+    from ddz.cli.main import main
+
+    assert main(["arena", "solver:clever", "--deals", "1"]) == 2
+    assert "no agent 'solver:clever'" in capsys.readouterr().err
+    assert main(["arena", "solver:rlcard-rule", "--rules", "douzero", "--deals", "1"]) == 2
+    assert "--rules rlcard" in capsys.readouterr().err
+    command = ["arena", "solver:greedy", "--against", "greedy", "--deals", "1", "--no-mixed"]
+    assert main([*command, "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[2].startswith("solver:greedy ")
