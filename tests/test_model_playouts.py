@@ -127,6 +127,17 @@ def test_the_model_wins_a_deal_the_plain_agent_loses() -> None:
         deal = ddz.Game(ddz.RLCARD, seed=1)
         players = [agent if s == deal.landlord else RLCardRuleAgent(s) for s in range(3)]
         game, _ = play_game(deal, players)
+        # and no sure win passed up: where the landlord could go out, it did
+        plays = [entry for entry in game.history if entry.phase == "play"]
+        walk = game.copy()
+        for _ in plays:
+            walk.undo()
+        for entry in plays:
+            if entry.player == deal.landlord:
+                hand = len(walk.hands[entry.player])
+                out = [a for a in walk.legal_actions() if len(getattr(a, "cards", "")) == hand]
+                assert not out or entry.action in out
+            walk.push(entry.action)
         return game.winner == deal.landlord
 
     assert not landlord_wins(SolverAgent(node_limit=20_000))
