@@ -151,6 +151,12 @@ def test_the_arena_names_the_solver_told_its_opponents(capsys: pytest.CaptureFix
     assert "no agent 'solver:clever'" in capsys.readouterr().err
     assert main(["arena", "solver:rlcard-rule", "--rules", "douzero", "--deals", "1"]) == 2
     assert "--rules rlcard" in capsys.readouterr().err
+    assert main(["arena", "solver:solver", "--against", "greedy", "--deals", "1"]) == 2
+    assert "cannot model a seat" in capsys.readouterr().err
+    # a model that needs the rules (PIMCAgent) is given them, as choose gives them
+    command = ["arena", "solver:pimc", "--against", "greedy", "--deals", "1", "--no-mixed"]
+    assert main([*command, "--quiet"]) == 0
+    capsys.readouterr()
     command = ["arena", "solver:greedy", "--against", "greedy", "--deals", "1", "--no-mixed"]
     assert main([*command, "--quiet"]) == 0
     assert capsys.readouterr().out.splitlines()[2].startswith("solver:greedy ")

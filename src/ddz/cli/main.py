@@ -292,6 +292,8 @@ def _arena_registry(names: Sequence[str]) -> dict[str, AgentFactory]:
     for name in names:
         kind, colon, model = name.partition(":")
         if colon and kind == "solver" and model in ARENA_AGENTS:
+            if getattr(ARENA_AGENTS[model](0), "perfect_information", False):
+                raise ValueError(f"{name}: {model} reads every hand, it cannot model a seat")
             registry[name] = _modelling_solver(ARENA_AGENTS[model])
         elif name not in registry:
             raise ValueError(

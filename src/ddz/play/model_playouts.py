@@ -46,6 +46,13 @@ class Model(Protocol):
     def act(self, observation: Observation) -> Action: ...
 
 
+def _give_rules(model: Model, game: Game) -> None:
+    """The rules, to a model that asks for them (``set_rules``, as ``choose`` gives them)."""
+    set_rules = getattr(model, "set_rules", None)
+    if callable(set_rules):
+        set_rules(game.rules)
+
+
 def _greedy_or_random(game: Game, rng: random.Random, epsilon: int) -> int:
     """The code of the greedy agent's choice, or of a uniformly random legal action
     ``epsilon`` per mille of the time."""
@@ -72,6 +79,7 @@ def model_playouts(
     me = game.current_player
     if me is None:
         raise ValueError("the game is over: no seat is to act")
+    _give_rules(model, game)
     rng = random.Random(seed)
     won = np.zeros(len(legal), dtype=np.float64)
     points = np.zeros(len(legal), dtype=np.float64)
@@ -97,6 +105,7 @@ def plays_like(game: Game, seat: int, model: Model, start: int = 0) -> tuple[boo
     as :class:`ddz.compat.rlcard_rule.RLCardRuleAgent` has) is asked that, any other its
     ``act``. Returns the answer and the plies of play checked, to pass as ``start`` next
     time."""
+    _give_rules(model, game)
     plays = [entry for entry in game.history if entry.phase == "play"]
     if start >= len(plays):
         return True, len(plays)
