@@ -75,6 +75,7 @@ from ddz.play.agents import (
 )
 from ddz.play.arena import CORE_AGENTS, run_arena, run_core_arena, seatings
 from ddz.play.duplicate import run_duplicate
+from ddz.play.search_agents import SolverAgent
 
 MAX_GAMES = 10**8
 """The most games one ``simulate`` plays: its per-deal results are held in memory (a few
@@ -282,15 +283,40 @@ def _rlcard_rule(seed: int | None) -> AnyAgent:
 
 
 ARENA_AGENTS: dict[str, AgentFactory] = {**AGENTS, "rlcard-rule": _rlcard_rule}
-"""The agents ``arena`` plays: ddz's, and RLCard 1.2.0's rule agent (``rlcard-rule``)."""
+"""The agents ``arena`` plays: ddz's, and RLCard 1.2.0's rule agent (``rlcard-rule``);
+``solver:MODEL`` is ``SolverAgent`` told its opponents play as ``MODEL``, one of these."""
+
+
+def _modelling_solver(model: AgentFactory) -> AgentFactory:
+    """``SolverAgent`` whose playouts play its opponents as ``model`` does."""
+
+    def factory(seed: int | None) -> AnyAgent:
+        return SolverAgent(seed, opponent=model)
+
+    return factory
+
+
+def _arena_registry(names: Sequence[str]) -> dict[str, AgentFactory]:
+    """ARENA_AGENTS, and ``solver:MODEL`` for each such name (ValueError for another)."""
+    registry = dict(ARENA_AGENTS)
+    for name in names:
+        kind, colon, model = name.partition(":")
+        if colon and kind == "solver" and model in ARENA_AGENTS:
+            if getattr(ARENA_AGENTS[model](0), "perfect_information", False):
+                raise ValueError(f"{name}: {model} reads every hand, it cannot model a seat")
+            registry[name] = _modelling_solver(ARENA_AGENTS[model])
+        elif name not in registry:
+            raise ValueError(
+                f"no agent {name!r}; the agents are: {', '.join(ARENA_AGENTS)}, solver:MODEL "
+                "(the solver told its opponents play as MODEL, one of these)"
+            )
+    return registry
 
 
 def _arena(args: argparse.Namespace) -> int:
     names = [*args.agents, args.against]
-    for name in names:
-        if name not in ARENA_AGENTS:
-            raise ValueError(f"no agent {name!r}; the agents are: {', '.join(ARENA_AGENTS)}")
-    if "rlcard-rule" in names:
+    registry = _arena_registry(names)
+    if any(name.rpartition(":")[2] == "rlcard-rule" for name in names):
         if args.rules != "rlcard":
             raise ValueError("rlcard-rule plays RLCard's moves: --rules rlcard")
         try:
@@ -304,7 +330,7 @@ def _arena(args: argparse.Namespace) -> int:
         deals=args.deals,
         seed=args.seed,
         rules=PRESETS[args.rules],
-        registry=ARENA_AGENTS,
+        registry=registry,
         mixed=not args.no_mixed,
         progress=progress,
     )
@@ -628,7 +654,9 @@ def build_parser() -> argparse.ArgumentParser:
         "agents",
         nargs="+",
         metavar="AGENT",
-        help=f"the agents to measure, each in its own games: {', '.join(ARENA_AGENTS)}",
+        help=f"the agents to measure, each in its own games: {', '.join(ARENA_AGENTS)}, "
+        "solver:MODEL (the solver playing its opponents in its playouts as MODEL does: "
+        "solver:rlcard-rule)",
     )
     arena.add_argument(
         "--against",

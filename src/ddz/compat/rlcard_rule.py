@@ -69,7 +69,27 @@ def _tables() -> tuple[tuple[str, ...], dict[int, int], dict[int, int]]:
 
 def _text(cards: Cards) -> str:
     """RLCard's text of ``cards``: ranks low to high, ``B`` and ``R`` for the jokers."""
-    return "".join(_RANKS[rank] * count for rank, count in enumerate(cards.counts()))
+    return _text_of(cards.mask)
+
+
+_MOVE_TEXTS: dict[int, str] = {}
+"""RLCard's text of each move played so far, by its code (``"pass"`` for a pass)."""
+
+
+def _move_text(move: Move) -> str:
+    """RLCard's text of a move of the trace, kept by code (a dict of a few thousand)."""
+    text = _MOVE_TEXTS.get(move.code)
+    if text is None:
+        text = _MOVE_TEXTS[move.code] = "pass" if move.is_pass else _text(move.cards)
+    return text
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _text_of(mask: int) -> str:
+    """:func:`_text` by the cards' mask, kept: the trace is rebuilt at every turn, and a
+    model of the rule agent in playouts asks for thousands of turns a decision."""
+    counts = Cards.from_mask(mask).counts()
+    return "".join(_RANKS[rank] * count for rank, count in enumerate(counts))
 
 
 class _Generator:
@@ -77,6 +97,18 @@ class _Generator:
 
     def __init__(self, seed: int | None) -> None:
         self.random = np.random.RandomState(seed)
+
+
+class _Draws:
+    """A stand-in for NumPy's generator that notes a draw instead of drawing."""
+
+    def __init__(self) -> None:
+        self.random = self
+        self.drawn = False
+
+    def choice(self, options: list[str]) -> str:
+        self.drawn = True
+        return options[0]
 
 
 class RLCardRuleAgent:
@@ -101,6 +133,10 @@ class RLCardRuleAgent:
         names = {**vars(module), "np": _Generator(seed)}
         step = rule_agent.step
         self._step = types.FunctionType(step.__code__, names, step.__name__, step.__defaults__)
+        # the same step noting whether it draws (choices)
+        self._draws = _Draws()
+        names = {**vars(module), "np": self._draws}
+        self._noting = types.FunctionType(step.__code__, names, step.__name__, step.__defaults__)
 
     def __repr__(self) -> str:
         return "RLCardRuleAgent()"
@@ -121,6 +157,23 @@ class RLCardRuleAgent:
         for action, offered in zip(legal, self._texts(observation), strict=True):
             if offered == text:
                 return action
+        raise AssertionError(f"RLCard's rule agent chose {text!r}, not offered")  # not reached
+
+    def choices(self, observation: Observation) -> list[Action]:
+        """The actions the rule agent may choose in ``observation``: the one it chooses, or,
+        where it draws at random, every legal action (it draws among them uniformly). Its
+        generator is left alone. A model of the player (``SolverAgent(opponent=...)``) reads
+        from this whether a move played was the rule agent's."""
+        legal = list(observation.legal_actions)
+        if observation.phase != "play" or len(legal) <= 1:
+            return legal[:1]
+        self._draws.drawn = False
+        text = str(self._noting(self._agent, {"raw_obs": self.raw_obs(observation)}))
+        if self._draws.drawn:
+            return legal
+        for action, offered in zip(legal, self._texts(observation), strict=True):
+            if offered == text:
+                return [action]
         raise AssertionError(f"RLCard's rule agent chose {text!r}, not offered")  # not reached
 
     @staticmethod
@@ -148,7 +201,7 @@ class RLCardRuleAgent:
             return (player - landlord) % 3
 
         trace = [
-            (seat(entry.player), _text(entry.action.cards) if not entry.action.is_pass else "pass")
+            (seat(entry.player), _move_text(entry.action))
             for entry in observation.history
             if entry.phase == "play" and isinstance(entry.action, Move)
         ]

@@ -14,8 +14,8 @@ scored for the side the agent is on: WP, the share of the games that side won; A
 points that side won (the landlord's payoff, or the sum of the two farmers': the minus of the
 landlord's), per game. **Overall** is the landlord and the farmers games together (each deal
 counted once as each): an agent against a copy of itself has an overall WP of 50% and an ADP
-of 0. The mixed games are reported on their own. 95% intervals are ±1.96 standard errors
-over deals (a deal's games share their cards).
+of 0. The mixed games are reported on their own. 95% intervals (of every WP and the
+overall ADP) are ±1.96 standard errors over deals (a deal's games share their cards).
 
 Every agent named plays its own games against the opponent, on the same deals: one row each.
 
@@ -27,8 +27,8 @@ Every agent named plays its own games against the opponent, on the same deals: o
 (4, 4, 8)
 >>> print(result)
 rlcard rules, seed 2: 4 deals against random, each played as landlord, as the farmers and mixed
-agent   deals      WP  ±95%    ADP  ±95%  landlord WP  farmers WP  mixed WP
-greedy      4  100.0%   0.0  +2.75  0.94       100.0%      100.0%     87.5%
+agent   deals      WP  ±95%    ADP  ±95%  landlord WP  ±95%  farmers WP  ±95%  mixed WP  ±95%
+greedy      4  100.0%   0.0  +2.75  0.94       100.0%   0.0      100.0%   0.0     87.5%  24.5
 """
 
 from __future__ import annotations
@@ -153,18 +153,20 @@ class DuplicateResult:
         width = max(5, *(len(stats.name) for stats in self.stats))
         header = (
             f"{'agent':<{width}}  {'deals':>5}  {'WP':>6}  {'±95%':>4}  {'ADP':>5}  {'±95%':>4}"
-            f"  {'landlord WP':>11}  {'farmers WP':>10}"
+            f"  {'landlord WP':>11}  {'±95%':>4}  {'farmers WP':>10}  {'±95%':>4}"
         )
-        header += f"  {'mixed WP':>8}" if self.mixed else ""
+        header += f"  {'mixed WP':>8}  {'±95%':>4}" if self.mixed else ""
         lines = [heading, header]
         for s in self.stats:
             line = (
                 f"{s.name:<{width}}  {s.deals:>5}  {_pct(s.overall.wp):>6}  "
                 f"{_num(s.overall.wp_ci, '.1f'):>4}  {s.overall.adp:>+5.2f}  "
                 f"{_num(s.overall.adp_ci, '.2f'):>4}  {_pct(s.landlord.wp):>11}  "
-                f"{_pct(s.farmers.wp):>10}"
+                f"{_num(s.landlord.wp_ci, '.1f'):>4}  {_pct(s.farmers.wp):>10}  "
+                f"{_num(s.farmers.wp_ci, '.1f'):>4}"
             )
-            line += f"  {_pct(s.mixed.wp):>8}" if self.mixed else ""
+            if self.mixed:
+                line += f"  {_pct(s.mixed.wp):>8}  {_num(s.mixed.wp_ci, '.1f'):>4}"
             lines.append(line)
         return "\n".join(lines)
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import random
 import time
-from typing import ClassVar, Literal
+from collections.abc import Callable
+from typing import ClassVar, Literal, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +39,7 @@ from ddz.doudizhu.rules import Rules
 from ddz.doudizhu.solver import Solver
 from ddz.doudizhu.worlds import Worlds, sample_worlds
 from ddz.play.inference import greedy_weights, pass_weights, passes_over_beatable, resample
+from ddz.play.model_playouts import Model, model_playouts, plays_like
 from ddz.play.open_playouts import open_playouts
 
 __all__ = ["OBJECTIVES", "PIMCAgent", "SolverAgent"]
@@ -121,6 +123,20 @@ class SolverAgent:
     when it cannot go out. The default stays ``"wp"``: a score solve searches more for the
     same ``node_limit``.
 
+    ``opponent`` (opt-in; default ``None``: the above unchanged) is a factory of a model of
+    the opponents (an ordinary agent made from a seed, as :data:`ddz.play.agents.AGENTS`
+    holds them: RLCard's rule agent, ``ddz.compat.rlcard_rule.RLCardRuleAgent``, under
+    ``ddz.RLCARD``). With every hand known, the agent then simulates them as they play:
+    wherever it would play the open playouts' best move, their best ``candidates`` moves
+    (and the solver's and the greedy agent's) are played out again ``model_playouts`` times
+    each with the opponents' seats played by the model (:mod:`ddz.play.model_playouts`; its
+    own side greedy, a random action ``model_epsilon`` per mille of the time), and the move
+    that wins those most often is played, the open playouts breaking ties. A farmer whose
+    partner has played every move so far as the model would (or not yet played) takes the
+    partner for one too: its partner is modelled as well, and a proved win of the farmers
+    (which assumes a perfect partner) is searched in the same way, the solver's move first
+    among equals.
+
     In bidding it plays the greedy agent's choice. ``solved`` and ``fallbacks`` count its
     decisions of each kind (a forced action, the only legal one, counts as neither).
     ``seed`` seeds the playouts (``None``: seed 0; the agent is deterministic).
@@ -149,6 +165,10 @@ class SolverAgent:
         playouts: int = 64,
         epsilon: int = 250,
         win_tries: int = 4,
+        opponent: Callable[[int | None], object] | None = None,
+        candidates: int = 6,
+        model_playouts: int = 1,
+        model_epsilon: int = 0,
     ) -> None:
         self._rng = random.Random(0 if seed is None else check_integer(seed, "seed"))
         self.objective = _objective(objective)
@@ -159,6 +179,28 @@ class SolverAgent:
         self.playouts = check_integer(playouts, "playouts", 1, 1 << 16)
         self.epsilon = check_integer(epsilon, "epsilon", 0, 1000)
         self.win_tries = check_integer(win_tries, "win_tries", 0, 1 << 16)
+        if opponent is not None and not callable(opponent):
+            raise TypeError(
+                "opponent must make a model of the opponents from a seed (a factory, as "
+                f"ddz.agents.AGENTS holds), not {type(opponent).__name__}"
+            )
+        self.opponent = opponent
+        self.candidates = check_integer(candidates, "candidates", 1, 1 << 16)
+        self.model_playouts = check_integer(model_playouts, "model_playouts", 1, 1 << 16)
+        self.model_epsilon = check_integer(model_epsilon, "model_epsilon", 0, 1000)
+        self._model: Model | None = None
+        if opponent is not None:
+            model = opponent(self._rng.getrandbits(32))
+            if getattr(model, "perfect_information", False) or not callable(
+                getattr(model, "act", None)
+            ):
+                raise TypeError(
+                    "opponent must make an ordinary agent (act(observation) -> action), "
+                    f"not {type(model).__name__}"
+                )
+            self._model = cast(Model, model)
+        # the partner's play checked against the model so far: (deal, plies checked, alike)
+        self._partner: tuple[object, int, bool] | None = None
         self.solved = 0
         self.fallbacks = 0
         self._solver: Solver | None = None
@@ -196,8 +238,10 @@ class SolverAgent:
             raise AssertionError(f"the solver's move {result.move} is not legal")  # not reached
         if score:
             return move
-        if result.value > 0:
+        if result.value > 0 and not self._partner_modelled(game):
             return self._fastest_win(game, legal, move)
+        # a proof of a farmers' win assumes a perfect partner: beside a modelled one, the
+        # move is searched like a lost one's, the solver's move first among equals
         return self._played_out(game, legal, move)
 
     def _played_out(self, game: Game, legal: list[Action], lost: Action | None) -> Action:
@@ -216,7 +260,51 @@ class SolverAgent:
             action = legal[j]
             return (float(won[j]), action == lost, float(points[j]), action == greedy)
 
-        return legal[max(range(len(legal)), key=value)]
+        ranked = sorted(range(len(legal)), key=value, reverse=True)
+        if self._model is None:
+            return legal[ranked[0]]
+        # against a model of the players, the best few (and the solver's and the greedy
+        # agent's moves) are played out again with the modelled seats playing as modelled;
+        # the playouts above break the ties
+        chosen = ranked[: self.candidates]
+        chosen += [j for j in range(len(legal)) if legal[j] in (lost, greedy) and j not in chosen]
+        me = game.current_player
+        assert me is not None and game.landlord is not None
+        modelled = {
+            s for s in range(game.rules.players) if (s == game.landlord) != (me == game.landlord)
+        }
+        if self._partner_modelled(game):
+            modelled.add(3 - me - game.landlord)
+        model_won, _ = model_playouts(
+            game,
+            [legal[j] for j in chosen],
+            self._model,
+            modelled,
+            playouts=self.model_playouts,
+            epsilon=self.model_epsilon,
+            seed=self._rng.getrandbits(64),
+        )
+        best = max(range(len(chosen)), key=lambda k: (float(model_won[k]), value(chosen[k])))
+        return legal[chosen[best]]
+
+    def _partner_modelled(self, game: Game) -> bool:
+        """With a model of the opponents: is this farmer's partner (three seats) taken for
+        one too, having played every move so far as the model would (before its first move:
+        yes)? Checked move by move, once each (:func:`ddz.play.model_playouts.plays_like`)."""
+        me, landlord = game.current_player, game.landlord
+        model = self._model
+        if model is None or me is None or landlord is None or me == landlord:
+            return False
+        if game.rules.players != 3:
+            return False
+        deal = (game.deal, landlord)
+        start, alike = 0, True
+        if self._partner is not None and self._partner[0] == deal:
+            _, start, alike = self._partner
+        if alike:
+            alike, start = plays_like(game, 3 - me - landlord, model, start)
+        self._partner = (deal, start, alike)
+        return alike
 
     def _fastest_win(self, game: Game, legal: list[Action], move: Action) -> Action:
         """A proved win playing the most cards: up to ``win_tries`` moves playing more cards
@@ -321,9 +409,9 @@ class PIMCAgent:
         playouts: int = 1000,
         keep: int = 8,
         work: int = 1_000_000,
-        exact_cards: int = 12,
-        node_limit: int = 2_000,
-        solve_nodes: int = 20_000,
+        exact_cards: int = 20,
+        node_limit: int = 5_000,
+        solve_nodes: int = 100_000,
         win_weight: float = 1.0,
         epsilon: int = 0,
         time_limit: float | None = None,
