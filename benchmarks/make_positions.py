@@ -130,18 +130,25 @@ DEAL_RULES = {
 def solve_deal(position: ddz.Position, budget: int) -> tuple[int | None, int, str]:
     """A whole deal's verified value (None: not settled within budget nodes), the first
     solve's nodes, and which check agreed (a 64 MB table each, the first that settles
-    within twice the budget): three seats, the search in another move order, else without
-    the three-seat shortcuts (``_set_flags``); else two threads sharing the table."""
+    within twice the budget): three seats, the search in another move order without the
+    team test (``_set_flags``: the shortcuts before it), else in another move order with
+    it, else without the three-seat shortcuts; else two threads sharing the table."""
     first = ddz.Solver(position.rules).solve(position.game(), node_limit=budget, line=False)
     if first.value is None:
         return None, first.nodes, ""
     checks = [
-        ("the search in another order (a farmer passes its partner's move first)", 127, 1),
+        (
+            "the search in another order without the team test (a farmer passes its "
+            "partner's move first)",
+            127,
+            1,
+        ),
+        ("the search in another order (a farmer passes its partner's move first)", 511, 1),
         ("the search without the three-seat shortcuts", 0, 1),
         ("two threads", None, 2),
     ]
     if position.rules.players == 2:
-        checks = checks[2:]  # the shortcuts are three-seat ones: the same search
+        checks = checks[3:]  # the shortcuts are three-seat ones: the same search
     saved = core._get_flags()
     try:
         for name, flags, threads in checks:

@@ -315,14 +315,27 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
                                      uint64_t* buf, Py_ssize_t cap) noexcept nogil:
     """Leave out of order[0..m) (indices into moves) the singles and pairs of the side to
     act that the opponent answers to a win at once (above); returns how many are left.
-    o: the opponent's cards (load_opponents_of); buf: cap codes of scratch."""
-    cdef uint64_t mine = p.hands[p.current], theirs
+    o: the opponent's cards (load_opponents_of); buf: cap codes of scratch.
+
+    A three-seat farmer too (FLAG_FARMER_DROP): the landlord answers with its highest
+    single (pair), above every single (pair) of both farmers (not level with one: the
+    partner, playing between, could hold the trick with it), whatever the partner plays in
+    between (a lower single or pair, or a pass: the farmers, pooled, hold no bomb, rocket or
+    action card; its hand more than two cards, so that it does not go out with it), and
+    then leads to a static win against both farmers' cards as they are now. So the side's
+    cards below are the farmers' pooled, and the answering seat the landlord alone."""
+    cdef uint64_t mine = 0, theirs
     cdef Hand hand
     cdef Opponents side
     cdef int width, top, kind, seat
     cdef int below[3]                # by width: the moves below this rank lose (-1: none)
     cdef Py_ssize_t j, kept
-    cdef bint some
+    cdef bint some, farmer = p.players == 3 and p.current != p.landlord
+    for seat in range(p.players):
+        if side_of(p, seat) == side_of(p, p.current):
+            mine += p.hands[seat]
+            if farmer and seat != p.current and card_total(p.hands[seat]) <= 2:
+                return m             # the partner might go out over the side's move
     if o.actions or count_of(mine, SKIP_CARD) or count_of(mine, REVERSE_CARD):
         return m
     load_hand(&hand, mine)
@@ -336,7 +349,7 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
         if not theirs:
             continue
         top = top_rank(theirs)
-        if hand.has[width] & ranks_above(top):
+        if hand.has[width] & (ranks_above(top) | (rank_bit(top) if farmer else 0)):
             continue                 # the side could answer the opponent's answer
         some = False
         for j in range(m):
@@ -348,7 +361,8 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
             continue
         for seat in range(p.players):
             # the seat holding the answer (three seats: a farmer, its partner passing)
-            if seat == p.current or (p.players == 3 and count_of(p.hands[seat], top) < width):
+            if side_of(p, seat) == side_of(p, p.current) or \
+                    (p.players == 3 and count_of(p.hands[seat], top) < width):
                 continue
             if wins_leading_after(rs, p, seat, digit(top, width), &side, buf, cap):
                 below[width] = top
@@ -364,3 +378,122 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
         order[kept] = order[j]
         kept += 1
     return kept
+
+
+# ---------------------------------------------------------------------------------------
+# The team's static win (three seats, a farmer to act, win/loss mode): the farmers are one
+# side, so a farmer also wins where its partner wins statically once the partner has the
+# lead. Each line below plays only moves the generator makes, the landlord holds no answer
+# to the partner's last move (its cards as they are then: no move of the landlord comes
+# between), the farmer to act may always pass its partner's move, and static_win judges the
+# partner's hand against the landlord's cards: sound as static_win is.
+#
+# * Answering the landlord's move, the partner next: pass; the partner answers with a move
+#   the landlord cannot answer and then passes static_win (answer_static_win for it).
+# * Answering the partner's move, the landlord having passed it: pass; the partner leads.
+# * Answering the partner's move, the landlord next and holding no answer to it: pass; the
+#   landlord passes; the partner leads.
+# * Leading: a lead X of the farmer's that its partner overtakes with a move Y the landlord
+#   cannot answer, after which the partner's hand passes static_win. The partner next:
+#   X is any lead (the landlord never sees it); the landlord next: it must hold no answer
+#   to X either.
+# Off where any seat holds an action card (they move the turn). Measured: the history.
+
+cdef inline Py_ssize_t pass_index(const uint64_t* moves, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if moves[i] == 0:
+            return i
+    return -1
+
+
+cdef inline bint overtakes(const RuleSet* rs, uint64_t hand, uint64_t table, uint64_t move,
+                           uint64_t* buf, Py_ssize_t cap) noexcept nogil:
+    """Is move among the generator's answers of hand to table? (buf: cap codes of scratch.)"""
+    cdef Sink sink
+    cdef Py_ssize_t i
+    sink.out = buf
+    sink.cap = cap
+    sink.n = 0
+    generate(hand, table, rs, &sink)
+    if sink.n > cap:
+        return False
+    for i in range(sink.n):
+        if buf[i] == move:
+            return True
+    return False
+
+
+cdef inline bint team_static_win(const RuleSet* rs, const Pos* p, const Opponents* lord,
+                                 const uint64_t* moves, Py_ssize_t n, uint64_t* buf,
+                                 Py_ssize_t cap, int* index) noexcept nogil:
+    """Does the farmer to act in p (three seats) win by one of the lines above? index: the
+    winning move's, into moves[0..n) (the farmer's legal moves). lord: the landlord's cards
+    (load_opponents_of); buf: cap codes of scratch."""
+    cdef int me = p.current, after = seat_after(p, p.current, 1)
+    cdef int partner = 3 - p.current - p.landlord
+    cdef Py_ssize_t i, j, ny, k
+    cdef uint64_t mate = p.hands[partner], x, y
+    cdef Pos q
+    cdef Sink sink
+    cdef int found
+    if lord.actions or count_of(mate, SKIP_CARD) or count_of(mate, REVERSE_CARD) \
+            or count_of(p.hands[me], SKIP_CARD) or count_of(p.hands[me], REVERSE_CARD):
+        return False
+    if p.table != 0:
+        k = pass_index(moves, n)
+        if k < 0:
+            return False
+        if p.table_player == p.landlord:
+            if after != partner:
+                return False
+            q = p[0]
+            q.current = partner
+            sink.out = buf
+            sink.cap = cap
+            sink.n = 0
+            generate(mate, p.table, rs, &sink)
+            if sink.n > cap:
+                return False
+            for i in range(sink.n):
+                if buf[i] != 0 and code_cards(buf[i]) == mate:
+                    break                # the partner goes out
+            else:
+                if not answer_static_win(rs, &q, lord, buf, sink.n, buf + sink.n, cap - sink.n,
+                                         &found):
+                    return False
+        elif p.table_player == partner:
+            if after == p.landlord and can_answer(rs, lord, p.table):
+                return False
+            if not wins_leading_after(rs, p, partner, 0, lord, buf, cap):
+                return False
+        else:
+            return False
+        index[0] = <int>k
+        return True
+    # leading: the partner's moves the landlord cannot answer, each matched with a lead
+    # of the farmer's that it overtakes
+    sink.out = buf
+    sink.cap = cap
+    sink.n = 0
+    generate(mate, 0, rs, &sink)
+    ny = sink.n
+    if ny > cap:
+        return False
+    for j in range(ny):
+        y = buf[j]
+        if code_cards(y) != mate and can_answer(rs, lord, y):
+            continue                 # (the partner going out wins whatever follows)
+        for i in range(n):
+            x = moves[i]
+            if x == 0 or ends_game(p, x) or not answers(y, x, rs):
+                continue
+            if after == p.landlord and can_answer(rs, lord, x):
+                continue
+            if not overtakes(rs, mate, x, y, buf + ny, cap - ny):
+                continue
+            if wins_leading_after(rs, p, partner, code_cards(y), lord, buf + ny, cap - ny):
+                index[0] = <int>i
+                return True
+            break                    # the partner's test does not depend on the lead
+    return False
