@@ -189,7 +189,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         # below the root, a leader's static win is tested before its moves are generated:
         # a win needs none of them (the table keeps no best move for it; the root, whose
         # best move is read back, tests it below)
-        load_opponents_of(&opponents, p)
+        load_opponents_of(&opponents, p, S.flags & FLAG_SEAT_ANSWERS)
         if static_win(&S.rs, p, &opponents, moves, STACK_SIZE - base, STATIC_BUDGET, NULL):
             store(S.tt, key, 1, EXACT, NO_MOVE, 1)
             return 1
@@ -215,7 +215,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     # a leader that splits its hand into unanswerable moves and one more (off in score mode:
     # it proves a win, not its score)
     if not early_static:
-        load_opponents_of(&opponents, p)     # for the test and the ordering
+        load_opponents_of(&opponents, p, S.flags & FLAG_SEAT_ANSWERS)  # the tests, ordering
     if base == 0 and p.table == 0 and not S.score_mode and \
             static_win(&S.rs, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET, &move):
         for i in range(n):
@@ -501,7 +501,7 @@ cdef class SolverCore:
                 raise ValueError("the position has more moves than the solver's stack")
             for i in range(n):
                 order[i] = <int>i
-            load_opponents_of(&o, &pos)
+            load_opponents_of(&o, &pos, search_flags & FLAG_SEAT_ANSWERS)
             m = drop_answered(&self.rs, &pos, &o, moves, order, n, moves + n,
                               STACK_SIZE - n)
             for i in range(n):
@@ -537,7 +537,7 @@ cdef class SolverCore:
             generate(pos.hands[pos.current], pos.table, &self.rs, &sink)
             if sink.n > sink.cap:
                 raise ValueError("the position has more moves than the solver's stack")
-            load_opponents_of(&o, &pos)
+            load_opponents_of(&o, &pos, search_flags & FLAG_SEAT_ANSWERS)
             if team_static_win(&self.rs, &pos, &o, moves, sink.n, moves + sink.n,
                                STACK_SIZE - sink.n, &index):
                 return moves[index]

@@ -37,17 +37,18 @@ cdef enum:
                                 # lead, wins statically (team_static_win)
     FLAG_SCORE_SETTLED = 256    # score mode: the doublings still to come bound the value;
                                 # where none can come, the win/loss search
-    # 512: unused (an enhanced transposition cutoff, measured and left out: the history)
+    # 512: unused (an enhanced transposition cutoff: measured, left out: the history)
     FLAG_FARMER_DROP = 1024     # three seats: drop_answered for a farmer too
-    FLAG_PARTNER_CLOSER = 2048  # three seats: a farmer answering the landlord, its partner
-                                # next, passes first where the partner's hand is cheaper
+    # 2048: unused (a farmer passing first where its partner's hand is cheaper: measured,
+    # left out: the history)
     FLAG_SCORE_WINDOWS = 4096   # score mode: the win/loss verdict first, then the score by
                                 # null windows; a bomb's child searched in the window
                                 # mapped through its doubling
+    FLAG_SEAT_ANSWERS = 8192    # three seats: the landlord's opponents judged seat by seat
+                                # (load_opponents_apart), not pooled
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 8191
-    FLAGS_DEFAULT = 5627        # all but FLAG_PARTNER_PASS and FLAG_PARTNER_CLOSER
-                                # (measured: see the history)
+    FLAGS_ALL = 16383
+    FLAGS_DEFAULT = 13819       # all but FLAG_PARTNER_PASS (measured: see the history)
 
 cdef enum:
     PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (512 KB)
@@ -385,12 +386,6 @@ cdef inline void order_moves(Searcher* S, const Pos* p, const Opponents* o,
                     p.table_player >= 0 and side_of(p, p.table_player) == side_of(p, p.current) \
                     and (S.flags & FLAG_PARTNER_PASS or not can_answer(&S.rs, o, p.table)):
                 score = 1 << 29          # the partner's move: let it hold the trick first
-            elif S.flags & FLAG_PARTNER_CLOSER and p.players == 3 and \
-                    p.table_player == p.landlord and p.current != p.landlord and \
-                    seat_after(p, p.current, 1) != p.landlord and \
-                    split_cost(S, p.hands[3 - p.current - p.landlord], o, summary, buf, cap) \
-                    < split_cost(S, hand, o, summary, buf, cap):
-                score = 1 << 28          # the partner is nearer to going out: let it answer
         elif kind == BOMB or kind == ROCKET:
             score = -(1 << 19)           # kept back
         else:

@@ -26,7 +26,10 @@ cdef enum:
     STATIC_BUDGET = 64      # generator calls a static_win test may spend
 
 ctypedef struct Opponents:
-    uint64_t cards           # the opposing side's cards, pooled
+    uint64_t cards           # the opposing side's cards, pooled (load_opponents_apart: the
+                             # first opposing seat's)
+    uint64_t other           # load_opponents_apart: the second opposing seat's cards, judged
+                             # apart from the first's; else 0
     uint64_t has1, has2, has3    # spread rank sets held at least 1, 2, 3 times
     int bomb_rank            # their highest bomb's rank, -1 for none
     bint rocket
@@ -49,6 +52,7 @@ cdef inline void load_opponents(Opponents* o, uint64_t cards) noexcept nogil:
     cdef uint64_t quads
     load_hand(&hand, cards)
     o.cards = cards
+    o.other = 0
     o.has1 = hand.has[1]
     o.has2 = hand.has[2]
     o.has3 = hand.has[3]
@@ -58,10 +62,38 @@ cdef inline void load_opponents(Opponents* o, uint64_t cards) noexcept nogil:
     o.actions = count_of(cards, SKIP_CARD) != 0 or count_of(cards, REVERSE_CARD) != 0
 
 
-cdef inline void load_opponents_of(Opponents* o, const Pos* p) noexcept nogil:
-    """o: the cards of the side not to act in p, pooled."""
+cdef inline void load_opponents_apart(Opponents* o, uint64_t first,
+                                     uint64_t second) noexcept nogil:
+    """o: two opposing seats' cards, each judged on its own: a move is answerable where one
+    of them holds an answer (the ranks held 1, 2, 3 times, the bombs and the rocket of
+    either, not of the two hands pooled: two pairs of a rank in two hands are no bomb, a
+    joker in each no rocket). In a trick each seat answers from its own hand, so every
+    test that asks whether the opponents may answer stays sound, and finds fewer answers
+    than the pooled cards give."""
+    cdef Opponents t
+    load_opponents(o, first)
+    if second == 0:
+        return
+    load_opponents(&t, second)
+    o.other = second
+    o.has1 |= t.has1
+    o.has2 |= t.has2
+    o.has3 |= t.has3
+    if t.bomb_rank > o.bomb_rank:
+        o.bomb_rank = t.bomb_rank
+    o.rocket = o.rocket or t.rocket
+    o.actions = o.actions or t.actions
+
+
+cdef inline void load_opponents_of(Opponents* o, const Pos* p, bint apart) noexcept nogil:
+    """o: the cards of the side not to act in p, pooled; apart (a three-seat landlord to
+    act): the two farmers' judged apart (load_opponents_apart)."""
     cdef uint64_t cards = 0
     cdef int seat
+    if apart and p.players == 3 and p.current == p.landlord:
+        load_opponents_apart(o, p.hands[seat_after(p, p.current, 1)],
+                             p.hands[seat_after(p, p.current, 2)])
+        return
     for seat in range(p.players):
         if side_of(p, seat) != side_of(p, p.current):
             cards += p.hands[seat]
@@ -85,7 +117,8 @@ cdef inline int answer_by_bombs(const Opponents* o, int kind, int rank) noexcept
 
 
 cdef inline bint can_answer(const RuleSet* rs, const Opponents* o, uint64_t move) noexcept nogil:
-    """May the opponents hold an answer to move? (True when unsure.)"""
+    """May the opponents hold an answer to move? (True when unsure; o.other's cards asked
+    apart.)"""
     cdef int kind = code_kind(move), rank = code_rank(move)
     cdef Sink sink
     cdef int decided = answer_by_bombs(o, kind, rank)
@@ -101,13 +134,20 @@ cdef inline bint can_answer(const RuleSet* rs, const Opponents* o, uint64_t move
         return False                 # a higher one needs a quad, and they hold no bomb
     if kind == STRAIGHT or kind == PAIR_STRAIGHT:
         # a chain of the length topping higher (the generator's answers, no kickers)
-        return (answer_tops(o.cards, kind, code_length(move)) & ranks_above(rank)) != 0
+        if (answer_tops(o.cards, kind, code_length(move)) & ranks_above(rank)) != 0:
+            return True
+        return o.other != 0 and \
+            (answer_tops(o.other, kind, code_length(move)) & ranks_above(rank)) != 0
     # airplanes: count the answers without writing them (unfiltered readings only add)
     sink.out = NULL
     sink.cap = 0
     sink.n = 0
     generate(o.cards, move, rs, &sink)
-    return sink.n > 1                # the pass is the first
+    if sink.n > 1 or o.other == 0:
+        return sink.n > 1            # the pass is the first
+    sink.n = 0
+    generate(o.other, move, rs, &sink)
+    return sink.n > 1
 
 
 cdef inline void advance(const RuleSet* rs, const Pos* p, const Opponents* others,
@@ -320,36 +360,36 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
     A three-seat farmer too (FLAG_FARMER_DROP): the landlord answers with its highest
     single (pair), above every single (pair) of both farmers (not level with one: the
     partner, playing between, could hold the trick with it), whatever the partner plays in
-    between (a lower single or pair, or a pass: the farmers, pooled, hold no bomb, rocket or
-    action card; its hand more than two cards, so that it does not go out with it), and
+    between (a lower single or pair, or a pass: neither farmer holds a bomb, the rocket or
+    an action card; its hand more than two cards, so that it does not go out with it), and
     then leads to a static win against both farmers' cards as they are now. So the side's
-    cards below are the farmers' pooled, and the answering seat the landlord alone."""
-    cdef uint64_t mine = 0, theirs
-    cdef Hand hand
+    cards below are both farmers', judged seat by seat (load_opponents_apart), and the
+    answering seat the landlord alone."""
+    cdef uint64_t theirs
     cdef Opponents side
     cdef int width, top, kind, seat
     cdef int below[3]                # by width: the moves below this rank lose (-1: none)
     cdef Py_ssize_t j, kept
     cdef bint some, farmer = p.players == 3 and p.current != p.landlord
-    for seat in range(p.players):
-        if side_of(p, seat) == side_of(p, p.current):
-            mine += p.hands[seat]
-            if farmer and seat != p.current and card_total(p.hands[seat]) <= 2:
-                return m             # the partner might go out over the side's move
-    if o.actions or count_of(mine, SKIP_CARD) or count_of(mine, REVERSE_CARD):
-        return m
-    load_hand(&hand, mine)
-    if hand.has[4] or (count_of(mine, SMALL_JOKER) and count_of(mine, BIG_JOKER)):
+    cdef int partner = 3 - p.current - p.landlord
+    if farmer:
+        if card_total(p.hands[partner]) <= 2:
+            return m                 # the partner might go out over the side's move
+        # the two farmers judged seat by seat: each answers from its own hand
+        load_opponents_apart(&side, p.hands[p.current], p.hands[partner])
+    else:
+        load_opponents(&side, p.hands[p.current])
+    if o.actions or side.actions or side.bomb_rank >= 0 or side.rocket:
         return m
     below[1] = -1
     below[2] = -1
-    load_opponents(&side, mine)
     for width in range(1, 3):
         theirs = o.has1 if width == 1 else o.has2
         if not theirs:
             continue
         top = top_rank(theirs)
-        if hand.has[width] & (ranks_above(top) | (rank_bit(top) if farmer else 0)):
+        if (side.has1 if width == 1 else side.has2) & \
+                (ranks_above(top) | (rank_bit(top) if farmer else 0)):
             continue                 # the side could answer the opponent's answer
         some = False
         for j in range(m):
