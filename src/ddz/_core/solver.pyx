@@ -147,8 +147,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef uint64_t ahead_chains[3 * PREFETCH_MOVES]
     cdef int ahead_index[PREFETCH_MOVES]
     cdef Pos ahead_child[PREFETCH_MOVES]
-    cdef bint good
-    cdef int k
+    cdef bint good, statics
+    cdef int k, won
     if S.score_mode and S.flags & FLAG_SCORE_SETTLED:
         k = doublings_left(S, p)
         # the value lies in [-(1 + k), 1 + k]: a window beyond it is settled at once
@@ -184,14 +184,18 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         if tt_index == NO_MOVE:
             tt_index = -1
     moves = S.moves + base
-    early_static = base > 0 and p.table == 0 and not S.score_mode
+    # the static tests prove a win, not its score: in score mode they settle a node only
+    # when a win is all the window asks for (value >= 1 >= beta: a lower bound)
+    statics = not S.score_mode or (S.flags & FLAG_SCORE_WINDOWS and beta <= 1)
+    won = EXACT if not S.score_mode else LOWER
+    early_static = base > 0 and p.table == 0 and statics
     if early_static:
         # below the root, a leader's static win is tested before its moves are generated:
         # a win needs none of them (the table keeps no best move for it; the root, whose
         # best move is read back, tests it below)
         load_opponents_of(&opponents, p, S.flags & FLAG_SEAT_ANSWERS)
         if static_win(&S.rs, p, &opponents, moves, STACK_SIZE - base, STATIC_BUDGET, NULL):
-            store(S.tt, key, 1, EXACT, NO_MOVE, 1)
+            store(S.tt, key, 1, won, NO_MOVE, 1)
             return 1
     sink.out = moves
     sink.cap = STACK_SIZE - base
@@ -212,26 +216,25 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     if best > 0 and (not S.score_mode or best >= beta):
         store(S.tt, key, best, EXACT if not S.score_mode else LOWER, best_index, 1)
         return best
-    # a leader that splits its hand into unanswerable moves and one more (off in score mode:
-    # it proves a win, not its score)
+    # a leader that splits its hand into unanswerable moves and one more
     if not early_static:
         load_opponents_of(&opponents, p, S.flags & FLAG_SEAT_ANSWERS)  # the tests, ordering
-    if base == 0 and p.table == 0 and not S.score_mode and \
+    if base == 0 and p.table == 0 and statics and \
             static_win(&S.rs, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET, &move):
         for i in range(n):
             if moves[i] == move:
                 best_index = <int>i
                 break
-        store(S.tt, key, 1, EXACT, best_index, 1)
+        store(S.tt, key, 1, won, best_index, 1)
         return 1
-    if p.table != 0 and not S.score_mode and \
+    if p.table != 0 and statics and \
             answer_static_win(&S.rs, p, &opponents, moves, n, moves + n, sink.cap - n, &index):
-        store(S.tt, key, 1, EXACT, index, 1)
+        store(S.tt, key, 1, won, index, 1)
         return 1
-    if p.players == 3 and p.current != p.landlord and not S.score_mode and \
+    if p.players == 3 and p.current != p.landlord and statics and \
             S.flags & FLAG_TEAM_STATIC and \
             team_static_win(&S.rs, p, &opponents, moves, n, moves + n, sink.cap - n, &index):
-        store(S.tt, key, 1, EXACT, index, 1)
+        store(S.tt, key, 1, won, index, 1)
         return 1
     if tt_index >= n:
         tt_index = -1
