@@ -174,7 +174,7 @@ def write_deals(out: Path, kind: str) -> None:
     later, later_budget = DEALS_LATER.get(kind, (count, budget))
     within = f"{budget:,} nodes"
     if later < count:
-        within = f"{budget:,} nodes (deals 1-{later}), {later_budget:,} (the rest)"
+        within = f"{budget:,} nodes (deals 0-{later - 1}), {later_budget:,} (the rest)"
     lines = [
         f"# whole deals: benchmarks/solver.py's whole_deals({kind!r}, {count}, seed 0), "
         f"{DEAL_RULES[kind]}, the landlord (seat 0) to lead",
