@@ -14,7 +14,10 @@ farmer's turn: then the value is not negated), in C without the GIL:
   reads as a miss), keeps proven values and the best move's index;
 * a side that leads and can split its hand into moves no opponent answers plus one more
   wins at once (``static_win``), and so does a side that answers with a move no opponent
-  answers after which its hand passes that test (``answer_static_win``);
+  answers after which its hand passes that test (``answer_static_win``); a three-seat
+  landlord's two opponents are judged seat by seat (two farmers' cards pooled would make
+  bombs and a rocket nobody holds); a farmer also wins where its partner, given the lead by
+  a pass or by overtaking the farmer's lead, passes that test (``team_static_win``);
 * win/loss mode: a move whose kickers could be swapped for lower cards of the same count,
   held as often and in no chain, is left out (the lower kickers are at least as good), and
   so is a single, pair or trio that a lower one would replace with the opponents holding no
@@ -22,9 +25,10 @@ farmer's turn: then the value is not negated), in C without the GIL:
   farmer's only where no other seat holds a card between the two ranks);
 * a seat that holds no answer to the move to beat passes at once (the pass is no node of
   its own): two seats, the opponent; three seats, each seat in turn;
-* win/loss mode, at nodes expected lost, two seats and a three-seat landlord: the singles
-  (pairs) below the opponents' highest single (pair), which the side cannot beat, are left
-  out on one static test of the hand holding it after it (``drop_answered``);
+* win/loss mode, at nodes expected lost: the singles (pairs) below the opponents' highest
+  single (pair), which the side cannot beat, are left out on one static test of the hand
+  holding it after it (``drop_answered``; a three-seat farmer's only where the landlord
+  holds it, above both farmers' cards, and the partner cannot go out in between);
 * moves are ordered: the table's move first, then the moves that leave the hand the fewest
   plays from empty, those the opponents can answer counted twice (``split_cost``, memoised),
   the most cards among those, bombs and the rocket next to last, the pass last (a farmer's
@@ -34,7 +38,14 @@ farmer's turn: then the value is not negated), in C without the GIL:
 
 Values: win/loss mode gives +1 / -1 for the side to act. Score mode gives sign x (e + 1), e
 the number of doublings from this position on (bombs, rockets, a spring), so a bigger win is
-a bigger number; the Python layer turns it into a score.
+a bigger number; the Python layer turns it into a score. Score mode settles the verdict in
+win/loss mode first, then the score by null windows (``score_by_windows``); the doublings
+that can still come bound every value, and a position with none to come is searched in
+win/loss mode.
+
+Each shortcut added for three seats and score mode is behind a flag (``FLAG_*`` of
+``solver_order.pxd``, ``_set_flags``), so that the tests and benchmarks can compare the
+searches with and without it.
 
 The search and the Python face are here; the rest is in headers compiled in with it:
 ``solver_table.pxd`` (the transposition table), ``solver_position.pxd`` (the position, the
