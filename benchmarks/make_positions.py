@@ -6,9 +6,10 @@ Random sets: the positions ``benchmarks/solver.py`` generates with its defaults 
 a size): two seats under ``ddz.ENDGAME`` at 10..34 cards, three seats under ``ddz.CLASSIC``
 with every hand known at 12..33 cards; the landlord (seat 0) leads. Whole deals
 (``deal-three``, ``deal-two``, ``deal-uno``): ``benchmarks/solver.py``'s ``whole_deals``
-(seed 0), each searched within a node budget (``DEALS``); a deal not settled within it is
-written as ``?``, never guessed. Puzzles: the public two-seat endgame puzzles in ``PUZZLES``
-below, each with where it was published and the verdict published with it.
+(seed 0), each searched within a node budget (``DEALS``, ``DEALS_LATER``); a deal not
+settled within it is written as ``?``, never guessed. Puzzles: the public two-seat endgame
+puzzles in ``PUZZLES`` below, each with where it was published and the verdict published
+with it.
 
 A value is written only when it is verified: two independent ddz solves agree (one thread and
 the default 256 MB table; two threads sharing a 64 MB table, so the search order and the
