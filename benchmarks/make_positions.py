@@ -6,9 +6,10 @@ Random sets: the positions ``benchmarks/solver.py`` generates with its defaults 
 a size): two seats under ``ddz.ENDGAME`` at 10..34 cards, three seats under ``ddz.CLASSIC``
 with every hand known at 12..33 cards; the landlord (seat 0) leads. Whole deals
 (``deal-three``, ``deal-two``, ``deal-uno``): ``benchmarks/solver.py``'s ``whole_deals``
-(seed 0), each searched within a node budget (``DEALS``); a deal not settled within it is
-written as ``?``, never guessed. Puzzles: the public two-seat endgame puzzles in ``PUZZLES``
-below, each with where it was published and the verdict published with it.
+(seed 0), each searched within a node budget (``DEALS``, ``DEALS_LATER``); a deal not
+settled within it is written as ``?``, never guessed. Puzzles: the public two-seat endgame
+puzzles in ``PUZZLES`` below, each with where it was published and the verdict published
+with it.
 
 A value is written only when it is verified: two independent ddz solves agree (one thread and
 the default 256 MB table; two threads sharing a 64 MB table, so the search order and the
@@ -119,7 +120,11 @@ def write_set(out: Path, seats: int, size: int) -> None:
 
 
 # whole deals: (deals, node budget of the first solve); the check solves get twice the budget
-DEALS = {"three": (24, 40_000_000), "two": (100, 8_000_000), "uno": (12, 8_000_000)}
+DEALS = {"three": (100, 40_000_000), "two": (100, 8_000_000), "uno": (12, 8_000_000)}
+# (the first deal, budget) of the deals searched within a smaller budget: the three-seat
+# deals past the first 24 (a deal not settled takes its whole budget: 40 M nodes is about
+# ten seconds of CPU)
+DEALS_LATER = {"three": (24, 4_000_000)}
 DEAL_RULES = {
     "three": "ddz.CLASSIC, 20 v 17 v 17 (the kitty shown)",
     "two": "ddz.ENDGAME, 20 v 17",
@@ -130,18 +135,25 @@ DEAL_RULES = {
 def solve_deal(position: ddz.Position, budget: int) -> tuple[int | None, int, str]:
     """A whole deal's verified value (None: not settled within budget nodes), the first
     solve's nodes, and which check agreed (a 64 MB table each, the first that settles
-    within twice the budget): three seats, the search in another move order, else without
-    the three-seat shortcuts (``_set_flags``); else two threads sharing the table."""
+    within twice the budget): three seats, the search in another move order without the
+    team test (``_set_flags``: the shortcuts before it), else in another move order with
+    it, else without the three-seat shortcuts; else two threads sharing the table."""
     first = ddz.Solver(position.rules).solve(position.game(), node_limit=budget, line=False)
     if first.value is None:
         return None, first.nodes, ""
     checks = [
-        ("the search in another order (a farmer passes its partner's move first)", 127, 1),
+        (
+            "the search in another order without the team test (a farmer passes its "
+            "partner's move first)",
+            127,
+            1,
+        ),
+        ("the search in another order (a farmer passes its partner's move first)", 13823, 1),
         ("the search without the three-seat shortcuts", 0, 1),
         ("two threads", None, 2),
     ]
     if position.rules.players == 2:
-        checks = checks[2:]  # the shortcuts are three-seat ones: the same search
+        checks = checks[3:]  # the shortcuts are three-seat ones: the same search
     saved = core._get_flags()
     try:
         for name, flags, threads in checks:
@@ -160,16 +172,20 @@ def solve_deal(position: ddz.Position, budget: int) -> tuple[int | None, int, st
 
 def write_deals(out: Path, kind: str) -> None:
     count, budget = DEALS[kind]
+    later, later_budget = DEALS_LATER.get(kind, (count, budget))
+    within = f"{budget:,} nodes"
+    if later < count:
+        within = f"{budget:,} nodes (deals 0-{later - 1}), {later_budget:,} (the rest)"
     lines = [
         f"# whole deals: benchmarks/solver.py's whole_deals({kind!r}, {count}, seed 0), "
         f"{DEAL_RULES[kind]}, the landlord (seat 0) to lead",
         "# VALUE POSITION # nodes: +1 the side to act wins against best play, -1 it loses,",
-        f"# ? not settled within {budget:,} nodes; nodes: the first solve's (one thread, 256 MB)",
+        f"# ? not settled within {within}; nodes: the first solve's (one thread, 256 MB)",
         "# verified: a second solve agrees (another move order, the search without the "
         "three-seat shortcuts, or two threads; a 64 MB table; as the line says)",
     ]
-    for position in whole_deals(kind, count, 0):
-        value, nodes, check = solve_deal(position, budget)
+    for index, position in enumerate(whole_deals(kind, count, 0)):
+        value, nodes, check = solve_deal(position, budget if index < later else later_budget)
         shown = "?" if value is None else f"{value:+d}"
         note = f"{nodes:,} nodes" + (f"; checked: {check}" if check else "")
         lines.append(f"{shown} {position}  # {note}")

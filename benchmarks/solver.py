@@ -150,6 +150,10 @@ def solve_all(request: dict[str, Any]) -> dict[str, Any]:
     """Solve every position of ``request`` (texts, limits); runs in the child process."""
     with open("/proc/self/statm") as statm:  # resident pages before any solve
         baseline = int(statm.read().split()[1]) * resource.getpagesize()
+    if request.get("flags") is not None:
+        from ddz._core import solver as core
+
+        core._set_flags(request["flags"])  # the search's shortcuts (docs/dev/solver-history.md)
     results = []
     for text in request["positions"]:
         position = ddz.Position.parse(text)
@@ -182,6 +186,7 @@ def run_size(texts: list[str], args: argparse.Namespace) -> dict[str, Any]:
         "threads": args.threads,
         "node_limit": args.node_limit,
         "score": args.score,
+        "flags": args.flags,
     }
     child = subprocess.run(
         [sys.executable, __file__, "--child"],
@@ -265,6 +270,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--node-limit", type=int, help="nodes a position (default: none)")
     parser.add_argument("--score", action="store_true", help="solve for the exact score")
+    parser.add_argument(
+        "--flags",
+        type=int,
+        help="the search's shortcuts, a mask of solver_order.pxd's FLAG_* (default: the "
+        "solver's; 123 is the search before the team, seat-by-seat and score shortcuts)",
+    )
     parser.add_argument(
         "--deals", nargs="+", choices=DEAL_KINDS, help="solve --count whole deals of these kinds"
     )

@@ -166,9 +166,15 @@ def test_positions_from_a_file_and_standard_input(
     assert err.startswith(f"error: '{path}', line 2: ") and err.count("\n") == 1
 
 
+# a whole deal still unknown after 40,000,000 nodes (benchmarks/positions/deal-three.txt)
+HARD_DEAL = (
+    "3456777899TTJJQQK222/3344466889TJJQKKA/35556789TQKAAA2XD landlord=0 turn=0 kitty=392"
+    " rules=classic"
+)
+
+
 def test_limits_give_an_unknown_verdict(capsys: pytest.CaptureFixture[str]) -> None:
-    deal = ddz.Game(seed=1)
-    deal.step("bid 3")  # a whole three-seat deal: far beyond 1,000 nodes
+    deal = ddz.Position.parse(HARD_DEAL).game()
     status, out, _ = solve_cli(capsys, str(deal.position()), "--node-limit", "1000")
     assert status == 0
     assert field(out, "verdict") == "unknown: --node-limit 1000 stopped the search"
@@ -317,8 +323,7 @@ def test_solver_stop_ends_a_running_search(threads: int) -> None:
     import threading
     import time
 
-    deal = ddz.Game(seed=1)
-    deal.step("bid 3")  # minutes of search
+    deal = ddz.Position.parse(HARD_DEAL).game()
     solver = ddz.Solver(ddz.CLASSIC, memory_mb=16, threads=threads)
     results: list[ddz.SolveResult] = []
     helper = threading.Thread(target=lambda: results.append(solver.solve(deal)))

@@ -302,28 +302,40 @@ def test_three_seat_choices(name: str) -> None:
     assert checked >= POSITIONS // 8
 
 
-def test_three_seat_landlord_moves_left_out_as_answered_lose() -> None:
+def test_three_seat_moves_left_out_as_answered_lose() -> None:
     # the farmer holding the farmers' highest single (pair), its partner passing, answers the
-    # landlord's lower singles (pairs) and leads to a static win: each must lose, by the
-    # minimax
+    # landlord's lower singles (pairs) and leads to a static win; the landlord holding a
+    # single (pair) above both farmers' answers a farmer's lower ones the same way: each
+    # must lose, by the minimax
+    from ddz._core import solver as core
+
     rules = THREE_SEAT_RULES["classic"]
     solver = ddz.Solver(rules, memory_mb=1)._core
-    left_out = 0
-    for seed in range(POSITIONS // 2):
-        game = three_seat_position(rules, seed)
-        if game is None:
-            continue
-        for code in solver._answered_moves(*core_fields(game)):
+    left_out = {"landlord": 0, "farmer": 0}
+    made = (three_seat_position(rules, seed) for seed in range(POSITIONS // 2))
+    games = [game for game in made if game is not None]
+    saved = core._get_flags()
+    core._set_flags(saved | 32 | 1024)  # FLAG_LANDLORD_DROP, FLAG_FARMER_DROP
+    try:
+        dropped = [(game, solver._answered_moves(*core_fields(game))) for game in games]
+    finally:
+        core._set_flags(saved)
+    for game, codes in dropped:
+        mover = game.current_player
+        for code in codes:
             move = ddz.Move.from_code(code)
-            assert game.current_player == game.landlord
             assert move in game.legal_actions(), (game.hands, move)
             child = game.copy()
             child.step(move)
+            if child.is_over:
+                continue  # the search takes a move that ends the game before any other
             value = reference.value_for_side_to_act(child)
-            # the child's side to act is a farmer: it wins
-            assert value == 1, (game.hands, game.table, move)
-            left_out += 1
-    assert left_out >= POSITIONS // 20  # the test is not empty
+            same_side = (child.current_player == game.landlord) == (mover == game.landlord)
+            # the mover's side loses
+            assert value == (-1 if same_side else 1), (game.hands, game.table, move)
+            left_out["landlord" if mover == game.landlord else "farmer"] += 1
+    # the test is not empty
+    assert left_out["landlord"] >= POSITIONS // 20 and left_out["farmer"] >= POSITIONS // 100
 
 
 @pytest.mark.parametrize("name", sorted(KICKER_RULES))

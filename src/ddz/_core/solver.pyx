@@ -14,7 +14,10 @@ farmer's turn: then the value is not negated), in C without the GIL:
   reads as a miss), keeps proven values and the best move's index;
 * a side that leads and can split its hand into moves no opponent answers plus one more
   wins at once (``static_win``), and so does a side that answers with a move no opponent
-  answers after which its hand passes that test (``answer_static_win``);
+  answers after which its hand passes that test (``answer_static_win``); a three-seat
+  landlord's two opponents are judged seat by seat (two farmers' cards pooled would make
+  bombs and a rocket nobody holds); a farmer also wins where its partner, given the lead by
+  a pass or by overtaking the farmer's lead, passes that test (``team_static_win``);
 * win/loss mode: a move whose kickers could be swapped for lower cards of the same count,
   held as often and in no chain, is left out (the lower kickers are at least as good), and
   so is a single, pair or trio that a lower one would replace with the opponents holding no
@@ -22,9 +25,10 @@ farmer's turn: then the value is not negated), in C without the GIL:
   farmer's only where no other seat holds a card between the two ranks);
 * a seat that holds no answer to the move to beat passes at once (the pass is no node of
   its own): two seats, the opponent; three seats, each seat in turn;
-* win/loss mode, at nodes expected lost, two seats and a three-seat landlord: the singles
-  (pairs) below the opponents' highest single (pair), which the side cannot beat, are left
-  out on one static test of the hand holding it after it (``drop_answered``);
+* win/loss mode, at nodes expected lost: the singles (pairs) below the opponents' highest
+  single (pair), which the side cannot beat, are left out on one static test of the hand
+  holding it after it (``drop_answered``; a three-seat farmer's only where the landlord
+  holds it, above both farmers' cards, and the partner cannot go out in between);
 * moves are ordered: the table's move first, then the moves that leave the hand the fewest
   plays from empty, those the opponents can answer counted twice (``split_cost``, memoised),
   the most cards among those, bombs and the rocket next to last, the pass last (a farmer's
@@ -34,7 +38,14 @@ farmer's turn: then the value is not negated), in C without the GIL:
 
 Values: win/loss mode gives +1 / -1 for the side to act. Score mode gives sign x (e + 1), e
 the number of doublings from this position on (bombs, rockets, a spring), so a bigger win is
-a bigger number; the Python layer turns it into a score.
+a bigger number; the Python layer turns it into a score. Score mode settles the verdict in
+win/loss mode first, then the score by null windows (``score_by_windows``); the doublings
+that can still come bound every value, and a position with none to come is searched in
+win/loss mode.
+
+Each shortcut added for three seats and score mode is behind a flag (``FLAG_*`` of
+``solver_order.pxd``, ``_set_flags``), so that the tests and benchmarks can compare the
+searches with and without it.
 
 The search and the Python face are here; the rest is in headers compiled in with it:
 ``solver_table.pxd`` (the transposition table), ``solver_position.pxd`` (the position, the
@@ -147,7 +158,23 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef uint64_t ahead_chains[3 * PREFETCH_MOVES]
     cdef int ahead_index[PREFETCH_MOVES]
     cdef Pos ahead_child[PREFETCH_MOVES]
-    cdef bint good
+    cdef bint good, statics
+    cdef int k, won
+    if S.score_mode and S.flags & FLAG_SCORE_SETTLED:
+        k = doublings_left(S, p)
+        # the value lies in [-(1 + k), 1 + k]: a window beyond it is settled at once
+        if alpha >= 1 + k:
+            return 1 + k
+        if beta <= -(1 + k):
+            return -(1 + k)
+        if k == 0:
+            # no doubling to come: the score-mode value is the win/loss value, searched
+            # with the win/loss shortcuts (its table entries keyed apart, as win/loss
+            # ones; this node's under its score-mode key, an exact +-1 being right there)
+            S.score_mode = 0
+            v = search(S, p, -1, 1, key, chains, cut)
+            S.score_mode = 1
+            return v
     S.nodes += 1
     if out_of_time(S):
         S.aborted = 1
@@ -168,14 +195,18 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         if tt_index == NO_MOVE:
             tt_index = -1
     moves = S.moves + base
-    early_static = base > 0 and p.table == 0 and not S.score_mode
+    # the static tests prove a win, not its score: in score mode they settle a node only
+    # when a win is all the window asks for (value >= 1 >= beta: a lower bound)
+    statics = not S.score_mode or (S.flags & FLAG_SCORE_WINDOWS and beta <= 1)
+    won = EXACT if not S.score_mode else LOWER
+    early_static = base > 0 and p.table == 0 and statics
     if early_static:
         # below the root, a leader's static win is tested before its moves are generated:
         # a win needs none of them (the table keeps no best move for it; the root, whose
         # best move is read back, tests it below)
-        load_opponents_of(&opponents, p)
+        load_opponents_of(&opponents, p, S.flags & FLAG_SEAT_ANSWERS)
         if static_win(&S.rs, p, &opponents, moves, STACK_SIZE - base, STATIC_BUDGET, NULL):
-            store(S.tt, key, 1, EXACT, NO_MOVE, 1)
+            store(S.tt, key, 1, won, NO_MOVE, 1)
             return 1
     sink.out = moves
     sink.cap = STACK_SIZE - base
@@ -196,21 +227,25 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     if best > 0 and (not S.score_mode or best >= beta):
         store(S.tt, key, best, EXACT if not S.score_mode else LOWER, best_index, 1)
         return best
-    # a leader that splits its hand into unanswerable moves and one more (off in score mode:
-    # it proves a win, not its score)
+    # a leader that splits its hand into unanswerable moves and one more
     if not early_static:
-        load_opponents_of(&opponents, p)     # for the test and the ordering
-    if base == 0 and p.table == 0 and not S.score_mode and \
+        load_opponents_of(&opponents, p, S.flags & FLAG_SEAT_ANSWERS)  # the tests, ordering
+    if base == 0 and p.table == 0 and statics and \
             static_win(&S.rs, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET, &move):
         for i in range(n):
             if moves[i] == move:
                 best_index = <int>i
                 break
-        store(S.tt, key, 1, EXACT, best_index, 1)
+        store(S.tt, key, 1, won, best_index, 1)
         return 1
-    if p.table != 0 and not S.score_mode and \
+    if p.table != 0 and statics and \
             answer_static_win(&S.rs, p, &opponents, moves, n, moves + n, sink.cap - n, &index):
-        store(S.tt, key, 1, EXACT, index, 1)
+        store(S.tt, key, 1, won, index, 1)
+        return 1
+    if p.players == 3 and p.current != p.landlord and statics and \
+            S.flags & FLAG_TEAM_STATIC and \
+            team_static_win(&S.rs, p, &opponents, moves, n, moves + n, sink.cap - n, &index):
+        store(S.tt, key, 1, won, index, 1)
         return 1
     if tt_index >= n:
         tt_index = -1
@@ -235,7 +270,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     order = S.order + base
     m = kept_moves(S, p, &opponents, others, moves, n, order, chains[p.current])
     if not cut and base > 0 and not S.score_mode and (p.players == 2 or (
-            S.flags & FLAG_LANDLORD_DROP and p.current == p.landlord)):
+            S.flags & FLAG_LANDLORD_DROP and p.current == p.landlord) or (
+            S.flags & FLAG_FARMER_DROP and p.current != p.landlord)):
         j = drop_answered(&S.rs, p, &opponents, moves, order, m, moves + n, sink.cap - n)
         if j < m:
             best = -1                # the moves left out lose
@@ -287,8 +323,13 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         kind = code_kind(move)
         before = S.nodes
         if S.score_mode and (kind == BOMB or kind == ROCKET):
-            child_alpha = -INFINITE      # a doubling changes every value: a full window
-            child_beta = INFINITE
+            if S.flags & FLAG_SCORE_WINDOWS:
+                # the window mapped through the doubling (bomb_window_low)
+                child_alpha = bomb_window_low(alpha)
+                child_beta = bomb_window_high(beta)
+            else:
+                child_alpha = -INFINITE  # a doubling changes every value: a full window
+                child_beta = INFINITE
         else:
             child_alpha = alpha
             child_beta = beta
@@ -457,8 +498,8 @@ cdef class SolverCore:
         cdef int* order
         cdef list dropped = []
         self.check_position(hands, table, table_player, current, landlord, 1, let, &pos)
-        if pos.players != 2 and (pos.current != pos.landlord
-                                 or not search_flags & FLAG_LANDLORD_DROP):
+        if pos.players != 2 and not search_flags & (
+                FLAG_LANDLORD_DROP if pos.current == pos.landlord else FLAG_FARMER_DROP):
             return dropped
         moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
         order = <int*>malloc(STACK_SIZE * sizeof(int))
@@ -474,7 +515,7 @@ cdef class SolverCore:
                 raise ValueError("the position has more moves than the solver's stack")
             for i in range(n):
                 order[i] = <int>i
-            load_opponents_of(&o, &pos)
+            load_opponents_of(&o, &pos, search_flags & FLAG_SEAT_ANSWERS)
             m = drop_answered(&self.rs, &pos, &o, moves, order, n, moves + n,
                               STACK_SIZE - n)
             for i in range(n):
@@ -487,6 +528,36 @@ cdef class SolverCore:
         finally:
             free(moves)
             free(order)
+
+    def _team_move(self, hands, uint64_t table, int table_player, int current, int landlord):
+        """The move code by which the farmer to act wins through its partner
+        (team_static_win: 0 the pass), or None where the test finds none (the landlord to
+        act, two seats: None), for the tests, which check it wins. Validated like solve."""
+        cdef Pos pos
+        cdef Opponents o
+        cdef Sink sink
+        cdef uint64_t* moves
+        cdef int index = -1
+        self.check_position(hands, table, table_player, current, landlord, 1, 0, &pos)
+        if pos.players != 3 or pos.current == pos.landlord:
+            return None
+        moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
+        try:
+            if moves == NULL:
+                raise MemoryError()
+            sink.out = moves
+            sink.cap = STACK_SIZE
+            sink.n = 0
+            generate(pos.hands[pos.current], pos.table, &self.rs, &sink)
+            if sink.n > sink.cap:
+                raise ValueError("the position has more moves than the solver's stack")
+            load_opponents_of(&o, &pos, search_flags & FLAG_SEAT_ANSWERS)
+            if team_static_win(&self.rs, &pos, &o, moves, sink.n, moves + sink.n,
+                               STACK_SIZE - sink.n, &index):
+                return moves[index]
+            return None
+        finally:
+            free(moves)
 
     def check_idle(self):
         """RuntimeError if a solve is running on any of the searchers."""
@@ -520,13 +591,18 @@ cdef class SolverCore:
         with nogil:
             for seat in range(3):
                 chains[seat] = chain_ranks_in(pos.hands[seat], &S.rs)
-            value = search(S, &pos, -INFINITE if score_mode else -1, INFINITE if score_mode else 1,
-                           pos_key(&pos, score_mode, False), chains, True)
+            if score_mode and S.flags & FLAG_SCORE_WINDOWS:
+                value = score_by_windows(S, &pos, chains, &best, &found)
+            else:
+                value = search(S, &pos, -INFINITE if score_mode else -1,
+                               INFINITE if score_mode else 1,
+                               pos_key(&pos, score_mode, False), chains, True)
+                if value != ABORT:
+                    best = root_move(S, &pos, pos_key(&pos, score_mode, False), &found)
         if value == ABORT:
             return None, None, S.nodes, bool(S.overflow)
         if thread == 0 or not S.aborted:
             self.stop_flag[0] = 1                # the helpers may stop
-        best = root_move(S, &pos, &found)
         return value, best if found else None, S.nodes, False
 
     def request_stop(self):
@@ -586,9 +662,54 @@ cdef class SolverCore:
         return bool(self.stop_flag[0])
 
 
-cdef uint64_t root_move(Searcher* S, const Pos* p, bint* found) noexcept nogil:
-    """The best move the table holds for the root (the move just searched)."""
-    cdef uint64_t key = pos_key(p, S.score_mode, False), data
+cdef int score_by_windows(Searcher* S, Pos* p, const uint64_t* chains, uint64_t* best,
+                          bint* found) noexcept nogil:
+    """The score-mode value of the root p (ABORT if a limit stopped it), best: its best
+    move (found: one is known). First the win/loss verdict, with every win/loss shortcut;
+    then the score by null windows from the score closest to an even game, 1 or -1, outward
+    (with the sign known, each test asks "at least one more?" of a win, "no worse than
+    this?" of a loss, and most nodes of a null window fall outside the range the doublings
+    still to come allow, or reach a position with none to come: doublings_left). The best
+    move is the root's in the search that proved the value."""
+    cdef uint64_t key = pos_key(p, 1, False), move
+    cdef int sign, v, bound
+    cdef bint have
+    S.score_mode = 0
+    sign = search(S, p, -1, 1, pos_key(p, 0, False), chains, True)
+    S.score_mode = 1
+    if sign == ABORT:
+        return ABORT
+    best[0] = root_move(S, p, pos_key(p, 0, False), found)
+    if sign > 0:
+        bound = 1                        # the value is at least this
+        while True:
+            v = search(S, p, bound, bound + 1, key, chains, True)
+            if v == ABORT:
+                return ABORT
+            if v <= bound:
+                return bound             # no more than it either
+            bound = v
+            move = root_move(S, p, key, &have)
+            if have:
+                best[0] = move
+                found[0] = True
+    bound = -1                           # a loss: the value is at most this
+    while True:
+        v = search(S, p, bound - 1, bound, key, chains, True)
+        if v == ABORT:
+            return ABORT
+        if v >= bound:
+            move = root_move(S, p, key, &have)
+            if have:
+                best[0] = move
+                found[0] = True
+            return bound
+        bound = v
+
+
+cdef uint64_t root_move(Searcher* S, const Pos* p, uint64_t key, bint* found) noexcept nogil:
+    """The best move the table holds for the root (the move just searched), under key."""
+    cdef uint64_t data
     cdef Sink sink
     cdef int index
     found[0] = False

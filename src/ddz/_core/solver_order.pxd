@@ -33,8 +33,22 @@ cdef enum:
     FLAG_PARTNER_HOLDS = 16     # three seats: ... only where the landlord cannot answer it
     FLAG_LANDLORD_DROP = 32     # three seats: drop_answered for the landlord too
     FLAG_FORCED_PASSES = 64     # three seats: a seat that holds no answer passes at once
-    FLAGS_ALL = 127
-    FLAGS_DEFAULT = 123         # all but FLAG_PARTNER_PASS (measured: see the history)
+    FLAG_TEAM_STATIC = 128      # three seats: a farmer wins where its partner, given the
+                                # lead, wins statically (team_static_win)
+    FLAG_SCORE_SETTLED = 256    # score mode: the doublings still to come bound the value;
+                                # where none can come, the win/loss search
+    # 512: unused (an enhanced transposition cutoff: measured, left out: the history)
+    FLAG_FARMER_DROP = 1024     # three seats: drop_answered for a farmer too
+    # 2048: unused (a farmer passing first where its partner's hand is cheaper: measured,
+    # left out: the history)
+    FLAG_SCORE_WINDOWS = 4096   # score mode: the win/loss verdict first, then the score by
+                                # null windows; a bomb's child searched in the window
+                                # mapped through its doubling
+    FLAG_SEAT_ANSWERS = 8192    # three seats: the landlord's opponents judged seat by seat
+                                # (load_opponents_apart), not pooled
+    FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
+    FLAGS_ALL = 16383
+    FLAGS_DEFAULT = 13819       # all but FLAG_PARTNER_PASS (measured: see the history)
 
 cdef enum:
     PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (512 KB)

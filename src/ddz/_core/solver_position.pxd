@@ -129,3 +129,42 @@ cdef inline int terminal_value(const Searcher* S, const Pos* p, uint64_t move) n
         elif not landlord and p.landlord_plays == 1:
             doublings += 1
     return doublings + 1
+
+
+cdef inline int doublings_left(const Searcher* S, const Pos* p) noexcept nogil:
+    """The most doublings that can still come from p on (score mode): one a bomb (four of
+    a rank in one hand), one for the rocket (both jokers in one hand; hands only shrink, so
+    no other bomb or rocket ever forms), one for a spring while it is possible
+    (terminal_value: until the landlord has moved twice and a farmer once). The score-mode
+    value, sign x (1 + the doublings to come), lies within 1 + this on either side; at 0 it
+    is the win/loss value."""
+    cdef int seat, left = 0
+    cdef uint64_t cards
+    if S.spring and (p.landlord_plays < 2 or p.farmer_plays == 0):
+        left = 1
+    for seat in range(p.players):
+        cards = p.hands[seat]
+        left += card_total((cards >> 2) & DDZ_DIGIT_LOW)     # a digit of 4: a quad
+        if count_of(cards, SMALL_JOKER) and count_of(cards, BIG_JOKER):
+            left += 1
+    return left
+
+
+cdef inline int bomb_window_low(int alpha) noexcept nogil:
+    """Score mode, a bomb or rocket's child: its value v' becomes f(v') = v' + 1 (v' > 0) or
+    v' - 1 (v' < 0) for the parent, f increasing; the highest v' with f(v') <= alpha (values
+    are never 0), so that the child's window maps onto the parent's."""
+    if alpha >= 2:
+        return alpha - 1
+    if alpha >= -1:
+        return -1
+    return alpha + 1
+
+
+cdef inline int bomb_window_high(int beta) noexcept nogil:
+    """The lowest v' with f(v') >= beta (see bomb_window_low)."""
+    if beta >= 2:
+        return beta - 1
+    if beta >= -1:
+        return 1
+    return beta + 1

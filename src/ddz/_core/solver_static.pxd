@@ -26,7 +26,10 @@ cdef enum:
     STATIC_BUDGET = 64      # generator calls a static_win test may spend
 
 ctypedef struct Opponents:
-    uint64_t cards           # the opposing side's cards, pooled
+    uint64_t cards           # the opposing side's cards, pooled (load_opponents_apart: the
+                             # first opposing seat's)
+    uint64_t other           # load_opponents_apart: the second opposing seat's cards, judged
+                             # apart from the first's; else 0
     uint64_t has1, has2, has3    # spread rank sets held at least 1, 2, 3 times
     int bomb_rank            # their highest bomb's rank, -1 for none
     bint rocket
@@ -49,6 +52,7 @@ cdef inline void load_opponents(Opponents* o, uint64_t cards) noexcept nogil:
     cdef uint64_t quads
     load_hand(&hand, cards)
     o.cards = cards
+    o.other = 0
     o.has1 = hand.has[1]
     o.has2 = hand.has[2]
     o.has3 = hand.has[3]
@@ -58,10 +62,38 @@ cdef inline void load_opponents(Opponents* o, uint64_t cards) noexcept nogil:
     o.actions = count_of(cards, SKIP_CARD) != 0 or count_of(cards, REVERSE_CARD) != 0
 
 
-cdef inline void load_opponents_of(Opponents* o, const Pos* p) noexcept nogil:
-    """o: the cards of the side not to act in p, pooled."""
+cdef inline void load_opponents_apart(Opponents* o, uint64_t first,
+                                     uint64_t second) noexcept nogil:
+    """o: two opposing seats' cards, each judged on its own: a move is answerable where one
+    of them holds an answer (the ranks held 1, 2, 3 times, the bombs and the rocket of
+    either, not of the two hands pooled: two pairs of a rank in two hands are no bomb, a
+    joker in each no rocket). In a trick each seat answers from its own hand, so every
+    test that asks whether the opponents may answer stays sound, and finds fewer answers
+    than the pooled cards give."""
+    cdef Opponents t
+    load_opponents(o, first)
+    if second == 0:
+        return
+    load_opponents(&t, second)
+    o.other = second
+    o.has1 |= t.has1
+    o.has2 |= t.has2
+    o.has3 |= t.has3
+    if t.bomb_rank > o.bomb_rank:
+        o.bomb_rank = t.bomb_rank
+    o.rocket = o.rocket or t.rocket
+    o.actions = o.actions or t.actions
+
+
+cdef inline void load_opponents_of(Opponents* o, const Pos* p, bint apart) noexcept nogil:
+    """o: the cards of the side not to act in p, pooled; apart (a three-seat landlord to
+    act): the two farmers' judged apart (load_opponents_apart)."""
     cdef uint64_t cards = 0
     cdef int seat
+    if apart and p.players == 3 and p.current == p.landlord:
+        load_opponents_apart(o, p.hands[seat_after(p, p.current, 1)],
+                             p.hands[seat_after(p, p.current, 2)])
+        return
     for seat in range(p.players):
         if side_of(p, seat) != side_of(p, p.current):
             cards += p.hands[seat]
@@ -85,7 +117,8 @@ cdef inline int answer_by_bombs(const Opponents* o, int kind, int rank) noexcept
 
 
 cdef inline bint can_answer(const RuleSet* rs, const Opponents* o, uint64_t move) noexcept nogil:
-    """May the opponents hold an answer to move? (True when unsure.)"""
+    """May the opponents hold an answer to move? (True when unsure; o.other's cards asked
+    apart.)"""
     cdef int kind = code_kind(move), rank = code_rank(move)
     cdef Sink sink
     cdef int decided = answer_by_bombs(o, kind, rank)
@@ -101,13 +134,20 @@ cdef inline bint can_answer(const RuleSet* rs, const Opponents* o, uint64_t move
         return False                 # a higher one needs a quad, and they hold no bomb
     if kind == STRAIGHT or kind == PAIR_STRAIGHT:
         # a chain of the length topping higher (the generator's answers, no kickers)
-        return (answer_tops(o.cards, kind, code_length(move)) & ranks_above(rank)) != 0
+        if (answer_tops(o.cards, kind, code_length(move)) & ranks_above(rank)) != 0:
+            return True
+        return o.other != 0 and \
+            (answer_tops(o.other, kind, code_length(move)) & ranks_above(rank)) != 0
     # airplanes: count the answers without writing them (unfiltered readings only add)
     sink.out = NULL
     sink.cap = 0
     sink.n = 0
     generate(o.cards, move, rs, &sink)
-    return sink.n > 1                # the pass is the first
+    if sink.n > 1 or o.other == 0:
+        return sink.n > 1            # the pass is the first
+    sink.n = 0
+    generate(o.other, move, rs, &sink)
+    return sink.n > 1
 
 
 cdef inline void advance(const RuleSet* rs, const Pos* p, const Opponents* others,
@@ -315,28 +355,41 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
                                      uint64_t* buf, Py_ssize_t cap) noexcept nogil:
     """Leave out of order[0..m) (indices into moves) the singles and pairs of the side to
     act that the opponent answers to a win at once (above); returns how many are left.
-    o: the opponent's cards (load_opponents_of); buf: cap codes of scratch."""
-    cdef uint64_t mine = p.hands[p.current], theirs
-    cdef Hand hand
+    o: the opponent's cards (load_opponents_of); buf: cap codes of scratch.
+
+    A three-seat farmer too (FLAG_FARMER_DROP): the landlord answers with its highest
+    single (pair), above every single (pair) of both farmers (not level with one: the
+    partner, playing between, could hold the trick with it), whatever the partner plays in
+    between (a lower single or pair, or a pass: neither farmer holds a bomb, the rocket or
+    an action card; its hand more than two cards, so that it does not go out with it), and
+    then leads to a static win against both farmers' cards as they are now. So the side's
+    cards below are both farmers', judged seat by seat (load_opponents_apart), and the
+    answering seat the landlord alone."""
+    cdef uint64_t theirs
     cdef Opponents side
     cdef int width, top, kind, seat
     cdef int below[3]                # by width: the moves below this rank lose (-1: none)
     cdef Py_ssize_t j, kept
-    cdef bint some
-    if o.actions or count_of(mine, SKIP_CARD) or count_of(mine, REVERSE_CARD):
-        return m
-    load_hand(&hand, mine)
-    if hand.has[4] or (count_of(mine, SMALL_JOKER) and count_of(mine, BIG_JOKER)):
+    cdef bint some, farmer = p.players == 3 and p.current != p.landlord
+    cdef int partner = 3 - p.current - p.landlord
+    if farmer:
+        if card_total(p.hands[partner]) <= 2:
+            return m                 # the partner might go out over the side's move
+        # the two farmers judged seat by seat: each answers from its own hand
+        load_opponents_apart(&side, p.hands[p.current], p.hands[partner])
+    else:
+        load_opponents(&side, p.hands[p.current])
+    if o.actions or side.actions or side.bomb_rank >= 0 or side.rocket:
         return m
     below[1] = -1
     below[2] = -1
-    load_opponents(&side, mine)
     for width in range(1, 3):
         theirs = o.has1 if width == 1 else o.has2
         if not theirs:
             continue
         top = top_rank(theirs)
-        if hand.has[width] & ranks_above(top):
+        if (side.has1 if width == 1 else side.has2) & \
+                (ranks_above(top) | (rank_bit(top) if farmer else 0)):
             continue                 # the side could answer the opponent's answer
         some = False
         for j in range(m):
@@ -348,7 +401,8 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
             continue
         for seat in range(p.players):
             # the seat holding the answer (three seats: a farmer, its partner passing)
-            if seat == p.current or (p.players == 3 and count_of(p.hands[seat], top) < width):
+            if side_of(p, seat) == side_of(p, p.current) or \
+                    (p.players == 3 and count_of(p.hands[seat], top) < width):
                 continue
             if wins_leading_after(rs, p, seat, digit(top, width), &side, buf, cap):
                 below[width] = top
@@ -364,3 +418,122 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
         order[kept] = order[j]
         kept += 1
     return kept
+
+
+# ---------------------------------------------------------------------------------------
+# The team's static win (three seats, a farmer to act, win/loss mode): the farmers are one
+# side, so a farmer also wins where its partner wins statically once the partner has the
+# lead. Each line below plays only moves the generator makes, the landlord holds no answer
+# to the partner's last move (its cards as they are then: no move of the landlord comes
+# between), the farmer to act may always pass its partner's move, and static_win judges the
+# partner's hand against the landlord's cards: sound as static_win is.
+#
+# * Answering the landlord's move, the partner next: pass; the partner answers with a move
+#   the landlord cannot answer and then passes static_win (answer_static_win for it).
+# * Answering the partner's move, the landlord having passed it: pass; the partner leads.
+# * Answering the partner's move, the landlord next and holding no answer to it: pass; the
+#   landlord passes; the partner leads.
+# * Leading: a lead X of the farmer's that its partner overtakes with a move Y the landlord
+#   cannot answer, after which the partner's hand passes static_win. The partner next:
+#   X is any lead (the landlord never sees it); the landlord next: it must hold no answer
+#   to X either.
+# Off where any seat holds an action card (they move the turn). Measured: the history.
+
+cdef inline Py_ssize_t pass_index(const uint64_t* moves, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if moves[i] == 0:
+            return i
+    return -1
+
+
+cdef inline bint overtakes(const RuleSet* rs, uint64_t hand, uint64_t table, uint64_t move,
+                           uint64_t* buf, Py_ssize_t cap) noexcept nogil:
+    """Is move among the generator's answers of hand to table? (buf: cap codes of scratch.)"""
+    cdef Sink sink
+    cdef Py_ssize_t i
+    sink.out = buf
+    sink.cap = cap
+    sink.n = 0
+    generate(hand, table, rs, &sink)
+    if sink.n > cap:
+        return False
+    for i in range(sink.n):
+        if buf[i] == move:
+            return True
+    return False
+
+
+cdef inline bint team_static_win(const RuleSet* rs, const Pos* p, const Opponents* lord,
+                                 const uint64_t* moves, Py_ssize_t n, uint64_t* buf,
+                                 Py_ssize_t cap, int* index) noexcept nogil:
+    """Does the farmer to act in p (three seats) win by one of the lines above? index: the
+    winning move's, into moves[0..n) (the farmer's legal moves). lord: the landlord's cards
+    (load_opponents_of); buf: cap codes of scratch."""
+    cdef int me = p.current, after = seat_after(p, p.current, 1)
+    cdef int partner = 3 - p.current - p.landlord
+    cdef Py_ssize_t i, j, ny, k
+    cdef uint64_t mate = p.hands[partner], x, y
+    cdef Pos q
+    cdef Sink sink
+    cdef int found
+    if lord.actions or count_of(mate, SKIP_CARD) or count_of(mate, REVERSE_CARD) \
+            or count_of(p.hands[me], SKIP_CARD) or count_of(p.hands[me], REVERSE_CARD):
+        return False
+    if p.table != 0:
+        k = pass_index(moves, n)
+        if k < 0:
+            return False
+        if p.table_player == p.landlord:
+            if after != partner:
+                return False
+            q = p[0]
+            q.current = partner
+            sink.out = buf
+            sink.cap = cap
+            sink.n = 0
+            generate(mate, p.table, rs, &sink)
+            if sink.n > cap:
+                return False
+            for i in range(sink.n):
+                if buf[i] != 0 and code_cards(buf[i]) == mate:
+                    break                # the partner goes out
+            else:
+                if not answer_static_win(rs, &q, lord, buf, sink.n, buf + sink.n, cap - sink.n,
+                                         &found):
+                    return False
+        elif p.table_player == partner:
+            if after == p.landlord and can_answer(rs, lord, p.table):
+                return False
+            if not wins_leading_after(rs, p, partner, 0, lord, buf, cap):
+                return False
+        else:
+            return False
+        index[0] = <int>k
+        return True
+    # leading: the partner's moves the landlord cannot answer, each matched with a lead
+    # of the farmer's that it overtakes
+    sink.out = buf
+    sink.cap = cap
+    sink.n = 0
+    generate(mate, 0, rs, &sink)
+    ny = sink.n
+    if ny > cap:
+        return False
+    for j in range(ny):
+        y = buf[j]
+        if code_cards(y) != mate and can_answer(rs, lord, y):
+            continue                 # (the partner going out wins whatever follows)
+        for i in range(n):
+            x = moves[i]
+            if x == 0 or ends_game(p, x) or not answers(y, x, rs):
+                continue
+            if after == p.landlord and can_answer(rs, lord, x):
+                continue
+            if not overtakes(rs, mate, x, y, buf + ny, cap - ny):
+                continue
+            if wins_leading_after(rs, p, partner, code_cards(y), lord, buf + ny, cap - ny):
+                index[0] = <int>i
+                return True
+            break                    # the partner's test does not depend on the lead
+    return False

@@ -1,0 +1,188 @@
+"""The three-seat team shortcuts of the solver against the slow minimax of
+tests/solver_reference.py: the farmers' static win through the partner (a farmer passes to,
+or leads under, a partner that then wins statically) and score mode's switch to the win/loss
+search once no doubling can come."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import ddz
+from ddz._core import solver as core
+from tests import solver_reference as reference
+
+RULES = ddz.CLASSIC.replace(kitty_size=0)
+DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD"
+
+
+def team_position(
+    cards: list[str], sizes: tuple[int, int, int], landlord: int, first: bool, answer: int
+) -> ddz.Game | None:
+    """Three seats dealt from cards (sizes a seat); see team_game."""
+    hands, start = [], 0
+    for size in sizes:
+        hands.append("".join(cards[start : start + size]))
+        start += size
+    return team_game(hands, landlord, first, answer)
+
+
+def team_game(hands: list[str], landlord: int, first: bool, answer: int) -> ddz.Game | None:
+    """The hands, a farmer to act: the first farmer after the landlord or the second;
+    answer 0 leads, else the seat before plays its (answer - 1)-th legal lead first, which
+    the farmer to act answers. None where that lead empties the hand."""
+    to_act = (landlord + (1 if first else 2)) % 3
+    if not answer:
+        return ddz.Game.from_position(RULES, hands, landlord=landlord, to_act=to_act)
+    before = (to_act + 2) % 3
+    leads = ddz.Game.from_position(RULES, hands, landlord=landlord, to_act=before)
+    options = leads.legal_actions()
+    table = options[(answer - 1) % len(options)]
+    hands = list(hands)
+    hands[before] = str(ddz.Cards.parse(hands[before]) - table.cards)
+    if not hands[before]:
+        return None
+    return ddz.Game.from_position(
+        RULES, hands, landlord=landlord, to_act=to_act, table=table, table_player=before
+    )
+
+
+def fields(game: ddz.Game) -> tuple[tuple[int, ...], int, int, int, int]:
+    hands, table, table_player, current, landlord, *_ = core.state_position(game.state_bytes())
+    return hands, table, table_player, current, landlord
+
+
+def team_move_wins(game: ddz.Game, solver: ddz.Solver) -> bool:
+    """Where the team test finds a move for the farmer to act, it is legal and wins for
+    the farmers by the minimax; returns whether it found one."""
+    code = solver._core._team_move(*fields(game))
+    if code is None:
+        return False
+    move = ddz.Move.from_code(code)
+    assert move in game.legal_actions(), (game.hands, game.table, move)
+    child = game.copy()
+    child.step(move)
+    if not child.is_over:
+        value = reference.value_for_side_to_act(child)
+        # the child's side to act: the other farmer (the same side) or the landlord
+        farmers_win = value == 1 if child.current_player != child.landlord else value == -1
+        assert farmers_win, (game.hands, game.table, move)
+    return True
+
+
+def random_team_position(seed: int) -> ddz.Game | None:
+    rng = random.Random(seed)
+    cards = list(DECK)
+    rng.shuffle(cards)
+    sizes = (rng.randint(1, 4), rng.randint(1, 4), rng.randint(1, 4))
+    landlord = rng.randint(0, 2)
+    sizes = tuple(size + 2 if seat == landlord else size for seat, size in enumerate(sizes))
+    return team_position(cards, sizes, landlord, rng.random() < 0.5, rng.randint(0, 6))
+
+
+def test_the_team_test_finds_winning_moves() -> None:
+    # seeded small positions: every move the test finds must win, and it finds some of
+    # each kind (a pass to the partner, a lead the partner overtakes)
+    solver = ddz.Solver(RULES, memory_mb=1)
+    found = {"pass": 0, "lead": 0}
+    for seed in range(300):
+        game = random_team_position(seed)
+        if game is None:
+            continue
+        if team_move_wins(game, solver):
+            found["lead" if game.table is None else "pass"] += 1
+    assert found["pass"] >= 10 and found["lead"] >= 5, found  # the test is not empty
+
+
+positions = st.builds(
+    team_position,
+    st.permutations(list(DECK)),
+    st.tuples(st.integers(1, 4), st.integers(1, 4), st.integers(1, 4)),
+    st.integers(0, 2),
+    st.booleans(),
+    st.integers(0, 8),
+)
+
+
+@given(positions)
+def test_team_positions_agree_with_minimax(game: ddz.Game | None) -> None:
+    # the whole search (the team test on, every shortcut as shipped) in win/loss and score
+    # mode on positions where the test often fires
+    if game is None:
+        return
+    solver = ddz.Solver(RULES, memory_mb=1)
+    team_move_wins(game, solver)
+    assert solver.solve(game, line=False).value == reference.value_for_side_to_act(game)
+    scored = solver.solve(game, score=True, line=False)
+    expected = reference.value_for_side_to_act(game, score=True)
+    assert scored.score == expected, (game.hands, game.table)
+
+
+def test_score_mode_without_doublings_to_come_agrees_with_the_full_search() -> None:
+    # no bomb or rocket left and no spring possible: score mode searches the position in
+    # win/loss mode; the scores agree with the search that does not switch and the minimax
+    saved = core._get_flags()
+    switched = ddz.Solver(RULES, memory_mb=1)
+    compared = 0
+    try:
+        for seed in range(60):
+            game = random_team_position(1000 + seed)
+            if game is None:
+                continue
+            core._set_flags(saved)
+            fast = switched.solve(game, score=True, line=False)
+            core._set_flags(saved & ~256)  # FLAG_SCORE_SETTLED off
+            full = ddz.Solver(RULES, memory_mb=1).solve(game, score=True, line=False)
+            assert fast.score == full.score, (game.hands, game.table)
+            compared += 1
+    finally:
+        core._set_flags(saved)
+    assert compared >= 40
+
+
+def bomb_position(
+    cards: list[str],
+    quad: str,
+    seat: int,
+    sizes: tuple[int, int, int],
+    landlord: int,
+    first: bool,
+    answer: int,
+) -> ddz.Game | None:
+    """team_game with the four cards of quad (the rocket when quad is 'XD') in seat's hand
+    besides its share: the score's doublings come from bombs as well as the spring."""
+    held = quad if quad == "XD" else quad * 4
+    rest = [card for card in cards if card not in held]
+    hands, start = [], 0
+    for size in sizes:
+        hands.append("".join(rest[start : start + size]))
+        start += size
+    hands[seat] += held
+    return team_game(hands, landlord, first, answer)
+
+
+bombs = st.builds(
+    bomb_position,
+    st.permutations(list(DECK)),
+    st.sampled_from(["3", "7", "T", "K", "2", "XD"]),
+    st.integers(0, 2),
+    st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3)),
+    st.integers(0, 2),
+    st.booleans(),
+    st.integers(0, 8),
+)
+
+
+@given(bombs)
+def test_score_mode_with_bombs_agrees_with_minimax(game: ddz.Game | None) -> None:
+    # the score by null windows, a bomb's child searched in the window mapped through its
+    # doubling, and the doublings still to come bounding the value
+    if game is None:
+        return
+    scored = ddz.Solver(RULES, memory_mb=1).solve(game, score=True, line=False)
+    assert scored.score == reference.value_for_side_to_act(game, score=True), (
+        game.hands,
+        game.table,
+    )
