@@ -448,7 +448,9 @@ def run_arena(
 
     ``tables`` games are played at a time in lockstep (:func:`play_games`): an agent with
     ``act_batch`` (``ddz.learn.DouZeroAgent``) chooses at every table where it is to act in
-    one call. The games, and so the result, are the same whatever ``tables`` is.
+    one call. The games, and so the result, are the same whatever ``tables`` is, but where
+    a network values two actions within float rounding of each other: a batch of another
+    size can round them the other way.
     """
     if deals < 0:
         raise ValueError(f"deals must be 0 or more, not {deals}")
