@@ -295,6 +295,21 @@ def test_simulate_and_play_take_douzero(
     assert any(name in line for line in lines)
 
 
+def test_arena_plays_douzero_in_duplicate(
+    checkpoint: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ddz.cli.main import main
+
+    name = f"douzero:{checkpoint}"
+    command = ["arena", name, "--against", "greedy", "--rules", "douzero", "--deals", "1"]
+    assert main([*command, "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert name in out and "greedy" in out
+    assert main(["arena", "douzero:/no/such/dir", "--against", "greedy", "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "/no/such/dir" in err and len(err.splitlines()) == 1
+
+
 def test_bidding_is_the_bidders(agent: DouZeroAgent) -> None:
     game = ddz.Game(POINTS, seed=11)
     seen = game.observation(game.current_player)  # type: ignore[arg-type]

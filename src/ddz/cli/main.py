@@ -65,6 +65,7 @@ from ddz.doudizhu.render import text as _table
 from ddz.doudizhu.render import wrap_items
 from ddz.doudizhu.rules import PRESETS
 from ddz.play.agents import (
+    AGENT_KINDS,
     AGENTS,
     AgentFactory,
     AnyAgent,
@@ -297,7 +298,8 @@ def _modelling_solver(model: AgentFactory) -> AgentFactory:
 
 
 def _arena_registry(names: Sequence[str]) -> dict[str, AgentFactory]:
-    """ARENA_AGENTS, and ``solver:MODEL`` for each such name (ValueError for another)."""
+    """ARENA_AGENTS, ``solver:MODEL`` and ``kind:ARGUMENT`` (``douzero:PATH``, its
+    checkpoint read here, once) for each such name (ValueError for another)."""
     registry = dict(ARENA_AGENTS)
     for name in names:
         kind, colon, model = name.partition(":")
@@ -305,10 +307,13 @@ def _arena_registry(names: Sequence[str]) -> dict[str, AgentFactory]:
             if getattr(ARENA_AGENTS[model](0), "perfect_information", False):
                 raise ValueError(f"{name}: {model} reads every hand, it cannot model a seat")
             registry[name] = _modelling_solver(ARENA_AGENTS[model])
+        elif colon and kind in AGENT_KINDS:
+            registry[name] = _factory(name)
         elif name not in registry:
+            kinds = "".join(f", {k.usage}" for k in AGENT_KINDS.values())
             raise ValueError(
                 f"no agent {name!r}; the agents are: {', '.join(ARENA_AGENTS)}, solver:MODEL "
-                "(the solver told its opponents play as MODEL, one of these)"
+                f"(the solver told its opponents play as MODEL, one of these){kinds}"
             )
     return registry
 
@@ -656,7 +661,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="AGENT",
         help=f"the agents to measure, each in its own games: {', '.join(ARENA_AGENTS)}, "
         "solver:MODEL (the solver playing its opponents in its playouts as MODEL does: "
-        "solver:rlcard-rule)",
+        "solver:rlcard-rule), douzero:PATH (DouZero's checkpoints, --rules douzero)",
     )
     arena.add_argument(
         "--against",
