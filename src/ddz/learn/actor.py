@@ -31,7 +31,7 @@ import torch
 from ddz.compat.douzero import CompactBatch, VectorEnv
 from ddz.learn.buffers import ACTION_WIDTH, IndexQueue
 from ddz.learn.flags import TrainFlags
-from ddz.learn.models import HISTORY_WIDTH, POSITIONS, X_WIDTH, DeepMonteCarloNet
+from ddz.learn.models import HISTORY_WIDTH, POSITIONS, X_WIDTH, DeepMonteCarloNet, group_values
 
 __all__ = ["PHASES", "LockstepActor", "act", "best_rows"]
 
@@ -193,26 +193,14 @@ class LockstepActor:
         open_ = np.flatnonzero(counts > 1)
         if open_.size == 0:
             return rows
-        if open_.size == counts.size:
-            picked = np.arange(group.row_slot.size)
-            row_decision = group.row_slot
-            z, x_state = group.z, group.x_no_action
-        else:
-            picked = np.flatnonzero(counts[group.row_slot] > 1)
-            renumber = np.cumsum(counts > 1) - 1
-            row_decision = renumber[group.row_slot[picked]]
-            z, x_state = group.z[open_], group.x_no_action[open_]
         with torch.inference_mode():
-            values = self.models[group.position].compact_values(
-                torch.from_numpy(z),
-                torch.from_numpy(x_state),
-                torch.from_numpy(group.action_rows[picked]),
-                torch.from_numpy(row_decision),
+            values, picked = group_values(
+                self.models[group.position], group, None if open_.size == counts.size else open_
             )
         open_counts = counts[open_]
         open_offsets = np.zeros(open_.size + 1, dtype=np.int64)
         np.cumsum(open_counts, out=open_offsets[1:])
-        best = best_rows(values.numpy().reshape(-1), open_offsets)
+        best = best_rows(values, open_offsets)
         if self.exp_epsilon > 0.0:
             explore = self.rng.random(best.size) < self.exp_epsilon
             if explore.any():

@@ -32,7 +32,7 @@ from ddz.doudizhu.actions import Action
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.rules import DOUZERO, Rules
-from ddz.learn.models import POSITIONS, DeepMonteCarloNet, new_models
+from ddz.learn.models import POSITIONS, DeepMonteCarloNet, group_values, new_models
 from ddz.play.agents import Agent, GreedyAgent, seen_by
 
 __all__ = ["CHECKPOINT_FILES", "DouZeroAgent", "accepts_rules", "load_models"]
@@ -310,24 +310,9 @@ class DouZeroAgent:
         :meth:`~ddz.learn.models.DeepMonteCarloNet.compact_values` takes the compact form
         as it is: the LSTM and the first layer's share of the state run once per decision,
         only the action's 54 columns per row."""
-        z, x_state, row_slot = group.z, group.x_no_action, group.row_slot
-        action_rows = group.action_rows
         offsets = group.offsets
-        if not all(asked):
-            keep = np.flatnonzero(asked)
-            rows = np.concatenate([np.arange(offsets[k], offsets[k + 1]) for k in keep])
-            renumber = np.zeros(len(asked), dtype=np.int64)
-            renumber[keep] = np.arange(keep.size)
-            z, x_state = z[keep], x_state[keep]
-            action_rows, row_slot = action_rows[rows], renumber[row_slot[rows]]
-        device = self.device
-        values = self.models[group.position].compact_values(
-            torch.from_numpy(z).to(device),
-            torch.from_numpy(x_state).to(device),
-            torch.from_numpy(action_rows).to(device),
-            torch.from_numpy(row_slot).to(device),
-        )
-        flat: np.ndarray[Any, Any] = values[:, 0].cpu().numpy()
+        keep = None if all(asked) else np.flatnonzero(asked)
+        flat, _ = group_values(self.models[group.position], group, keep, self.device)
         best = [0] * len(asked)
         start = 0
         for slot, wanted in enumerate(asked):

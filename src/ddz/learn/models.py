@@ -17,10 +17,24 @@ state is also computed once per decision.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
 import torch
 from torch import nn
 
-__all__ = ["HISTORY_WIDTH", "POSITIONS", "X_WIDTH", "DeepMonteCarloNet", "new_models"]
+if TYPE_CHECKING:
+    from ddz.compat.douzero import CompactBatch
+
+__all__ = [
+    "HISTORY_WIDTH",
+    "POSITIONS",
+    "X_WIDTH",
+    "DeepMonteCarloNet",
+    "group_values",
+    "new_models",
+]
 
 POSITIONS = ("landlord", "landlord_up", "landlord_down")
 """DouZero's three positions, one model each."""
@@ -124,3 +138,36 @@ class DeepMonteCarloNet(nn.Module):
 def new_models(device: str | torch.device = "cpu") -> dict[str, DeepMonteCarloNet]:
     """A fresh model for each of DouZero's positions (random weights, torch's initialisation)."""
     return {position: DeepMonteCarloNet(X_WIDTH[position]).to(device) for position in POSITIONS}
+
+
+def group_values(
+    model: DeepMonteCarloNet,
+    group: CompactBatch,
+    decisions: npt.NDArray[np.int64] | None = None,
+    device: str | torch.device = "cpu",
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    """``model``'s values of the rows of a compact group's ``decisions`` (indexes of
+    ``group.tables``, ascending; None: every one) in one forward pass of
+    :meth:`DeepMonteCarloNet.compact_values`, and the group's indexes of those rows: the
+    values of decision ``decisions[j]`` follow those of ``decisions[j - 1]``, in the order
+    of its rows. The callers leave out the decisions with one legal action, which DouZero's
+    agent plays without asking its network."""
+    z, x_state, row_slot = group.z, group.x_no_action, group.row_slot
+    action_rows = group.action_rows
+    if decisions is None:
+        rows = np.arange(row_slot.size)
+    else:
+        wanted = np.zeros(group.tables.size, dtype=bool)
+        wanted[decisions] = True
+        rows = np.flatnonzero(wanted[row_slot])
+        renumber = np.cumsum(wanted) - 1
+        z, x_state = z[decisions], x_state[decisions]
+        action_rows, row_slot = action_rows[rows], renumber[row_slot[rows]]
+    values = model.compact_values(
+        torch.from_numpy(z).to(device),
+        torch.from_numpy(x_state).to(device),
+        torch.from_numpy(action_rows).to(device),
+        torch.from_numpy(row_slot).to(device),
+    )
+    flat: npt.NDArray[np.float32] = values[:, 0].cpu().numpy()
+    return flat, rows
