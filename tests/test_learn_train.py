@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import _thread
 import io
+import multiprocessing
+import os
 import queue
+import signal
 import sys
 import threading
+import time
+import tracemalloc
 import types
 from pathlib import Path
 from typing import Any
@@ -21,7 +26,7 @@ douzero = pytest.importorskip("douzero")
 
 from ddz.cli.main import main  # noqa: E402
 from ddz.compat.douzero import Env  # noqa: E402
-from ddz.learn.actor import LockstepActor, best_rows  # noqa: E402
+from ddz.learn.actor import LockstepActor, actor_bytes, best_rows  # noqa: E402
 from ddz.learn.buffers import KEYS, create_buffers, get_batch  # noqa: E402
 from ddz.learn.flags import TrainFlags  # noqa: E402
 from ddz.learn.learner import Learner  # noqa: E402
@@ -407,3 +412,59 @@ def test_train_refuses_bad_arguments_in_one_line(
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and argv[0] in err
+
+
+def test_train_refuses_actors_whose_tables_exceed_the_memory(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """1,024 actors of 4,096 tables would need about 3.7 TB: refused before any starts."""
+    status = main(["train", "--num-actors", "1024", "--tables-per-actor", "4096"])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the actors' tables" in err and "ask for fewer" in err
+
+
+def test_actor_bytes_is_what_an_actor_holds() -> None:
+    """The estimate the memory check uses, against an actor's allocations (tracemalloc)."""
+    models = new_models()
+    tracemalloc.start()
+    try:
+        actor = LockstepActor(64, models, unroll_length=20, seed=2)
+        for _ in range(40):
+            actor.step()
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert 0.85 < held / actor_bytes(64, 20) < 1.15
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="no SIGKILL here")
+def test_a_killed_actor_stops_the_run_in_one_line_and_saves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An actor killed mid-run (as the kernel kills one when memory runs out) stops the
+    training at once, with the run so far saved and one line saying which and how."""
+
+    def kill_the_actor() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            children = multiprocessing.active_children()
+            if children and children[0].pid is not None:
+                os.kill(children[0].pid, signal.SIGKILL)
+                return
+            time.sleep(0.02)
+
+    killer = threading.Thread(target=kill_the_actor, daemon=True)
+    killer.start()
+    arguments = ["train", "--savedir", str(tmp_path), "--xpid", "run", "--num-actors", "1"]
+    arguments += ["--tables-per-actor", "4", "--unroll-length", "5", "--batch-size", "2"]
+    arguments += ["--num-buffers", "4", "--num-threads", "1", "--total-frames", "100000000"]
+    status = main(arguments)
+    killer.join()
+    assert status == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    path = tmp_path / "run" / "model.tar"
+    assert err == [
+        f"error: actor 0 was killed by SIGKILL (out of memory?); the run so far is saved in {path}"
+    ]
+    assert path.is_file()

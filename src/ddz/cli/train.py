@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -72,7 +73,7 @@ def add_arguments(
         type=integer(1, 4096),
         default=256,
         help="games each actor steps in lockstep, one forward pass a position a step, at "
-        "most 4096 (each holds about 250 KB of staged decisions; default 256)",
+        "most 4096 (each holds about 0.9 MB: its game and staged decisions; default 256)",
     )
     add(
         "--total-frames",
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     """Train as the arguments say; a summary when it ends (frames, time, actors' time)."""
     try:
         from ddz.learn.flags import TrainFlags
-        from ddz.learn.train import train
+        from ddz.learn.train import ActorStopped, train
     except ImportError as error:
         raise ValueError(
             f'training needs PyTorch: pip install "ddz[learn]" ({error.name} is missing)'
@@ -161,7 +162,11 @@ def run(args: argparse.Namespace) -> int:
         ray=args.ray,
     )
     _refuse_early(flags)
-    result = train(flags)
+    try:
+        result = train(flags)
+    except ActorStopped as error:  # the actor's own traceback, if any, is above
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     rate = result.frames_this_run / result.seconds if result.seconds > 0 else 0.0
     how = "interrupted" if result.interrupted else "done"
     print(f"{how}: {result.frames:,} frames, {result.seconds:.1f} s, {rate:,.0f} frames/s")
@@ -236,22 +241,28 @@ def _check_resume(path: Path) -> None:
 
 
 def _check_memory(flags: TrainFlags) -> None:
-    """Refuse experience buffers larger than this machine's memory: torch would fail to
-    allocate them with a RuntimeError (or take all the memory there is)."""
+    """Refuse a run whose experience buffers and local actors' tables need more than this
+    machine's memory: torch would fail to allocate the buffers with a RuntimeError, and an
+    actor that runs out is killed mid-run."""
+    from ddz.learn.actor import actor_bytes
     from ddz.learn.models import HISTORY_WIDTH, POSITIONS, X_WIDTH
 
     # a decision of every position, as ddz.learn.buffers lays it out: done (bool), return and
     # target (float32), the x row and 5 history rows (int8)
     frame = sum(1 + 4 + 4 + X_WIDTH[p] + 5 * HISTORY_WIDTH for p in POSITIONS)
     slots = flags.num_buffers + flags.num_threads * flags.batch_size  # and each thread's batch
-    need = slots * flags.unroll_length * frame
+    buffers = slots * flags.unroll_length * frame
+    # Ray's actors run where the cluster puts them; local ones here
+    actors = 0 if flags.ray is not None else flags.num_actors
+    tables = actors * actor_bytes(flags.tables_per_actor, flags.unroll_length)
     try:
         limit = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):  # no sysconf (Windows): a terabyte
         limit = 1 << 40
-    if need > limit:
+    if buffers + tables > limit:
         raise ValueError(
-            f"the experience buffers would take {need / 2**30:,.1f} GB ((num-buffers + "
-            f"num-threads x batch-size) x unroll-length decisions), more than this machine's "
-            f"{limit / 2**30:,.1f} GB: ask for fewer"
+            f"the experience buffers ({buffers / 2**30:,.1f} GB: (num-buffers + num-threads x "
+            f"batch-size) x unroll-length decisions) and the actors' tables "
+            f"({tables / 2**30:,.1f} GB: num-actors x tables-per-actor, about 0.9 MB a table) "
+            f"would take more than this machine's {limit / 2**30:,.1f} GB: ask for fewer"
         )

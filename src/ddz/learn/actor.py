@@ -33,12 +33,33 @@ from ddz.learn.buffers import ACTION_WIDTH, IndexQueue
 from ddz.learn.flags import TrainFlags
 from ddz.learn.models import HISTORY_WIDTH, POSITIONS, X_WIDTH, DeepMonteCarloNet, group_values
 
-__all__ = ["PHASES", "LockstepActor", "act", "best_rows"]
+__all__ = ["ENV_TABLE_BYTES", "PHASES", "LockstepActor", "act", "actor_bytes", "best_rows"]
 
 MAX_DECISIONS = 64
 """The most decisions one position makes in one game. In any three decisions in a row one
 plays cards (after two passes the next player leads), and at most 54 cards are played, so a
 game has at most 164 decisions and a position at most 55."""
+
+ENV_TABLE_BYTES = 448 * 1024
+"""The memory one table of the actor's environment holds (its game, and its share of the
+arrays :meth:`~ddz.compat.douzero.VectorEnv.observe_compact` writes): 416-427 KB measured
+with ``tracemalloc`` at 64 and 512 tables; :func:`actor_bytes` counts it."""
+
+
+def actor_bytes(tables: int, unroll_length: int) -> int:
+    """The memory a :class:`LockstepActor` of ``tables`` tables holds: its staging areas
+    (every table's ``MAX_DECISIONS`` decisions of each position: ``x_no_action``, the
+    action and ``z``, int8), its finished decisions (room for a slot short of full and
+    every table finishing at once, with ``done``, the return and the target), and the
+    environment's :data:`ENV_TABLE_BYTES` a table. The trainer refuses actors whose tables
+    would not fit in the machine's memory."""
+    total = tables * ENV_TABLE_BYTES
+    for p in POSITIONS:
+        row = X_WIDTH[p] + 5 * HISTORY_WIDTH  # x_no_action and the action make X_WIDTH
+        total += tables * MAX_DECISIONS * row
+        total += (unroll_length + tables * MAX_DECISIONS) * (row + 1 + 4 + 4)
+    return total
+
 
 PHASES = ("observe", "forward", "record", "step", "finish", "buffers")
 """Where an actor's time goes, in the order of its timing counters: ``observe`` (the

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import queue
+import signal
 import sys
 import threading
 import time
@@ -33,7 +34,14 @@ from ddz.learn.learner import STAT_KEYS, Learner
 from ddz.learn.models import POSITIONS, new_models
 from ddz.learn.remote import feed
 
-__all__ = ["TrainResult", "checkpoint_path", "load_checkpoint", "save_checkpoint", "train"]
+__all__ = [
+    "ActorStopped",
+    "TrainResult",
+    "checkpoint_path",
+    "load_checkpoint",
+    "save_checkpoint",
+    "train",
+]
 
 
 @dataclass
@@ -230,13 +238,15 @@ def train(flags: TrainFlags, out: TextIO | None = None) -> TrainResult:
     start = time.perf_counter()
     last_save = start
     interrupted = False
+    failure = ""
     try:
         last_frames, last_time = frames, start
         while frames < flags.total_frames:
             time.sleep(min(flags.log_interval, 0.05))
             now = time.perf_counter()
-            if not any(a.is_alive() for a in actors):
-                raise RuntimeError("every actor has stopped (see the errors above)")
+            failure = _failed_actor(actors)
+            if failure:
+                break
             if now - last_save >= flags.save_interval * 60:
                 checkpoint()
                 last_save = now
@@ -256,6 +266,9 @@ def train(flags: TrainFlags, out: TextIO | None = None) -> TrainResult:
 
             ray.shutdown()
     checkpoint()
+    if failure:
+        saved = "" if flags.disable_checkpoint else f"; the run so far is saved in {path}"
+        raise ActorStopped(f"{failure}{saved}")
     totals = counters.numpy().sum(axis=0)
     return TrainResult(
         frames=frames,
@@ -268,6 +281,35 @@ def train(flags: TrainFlags, out: TextIO | None = None) -> TrainResult:
         phase_seconds={phase: float(totals[2 + k]) for k, phase in enumerate(PHASES)},
         interrupted=interrupted,
     )
+
+
+class ActorStopped(RuntimeError):
+    """An actor stopped before the run ended (its own error, if it had one, is on stderr
+    above): :func:`train` saves the checkpoint, then raises this."""
+
+
+def _failed_actor(actors: list[Any]) -> str:
+    """What stopped an actor that is no longer running ("" while all run): a local actor
+    process's signal or exit code (it stops by itself only when it fails: an error, or
+    killed, as by the kernel when memory runs out), or the stop of Ray's feeder thread. An
+    actor that ended cleanly (status 0: Ctrl-C reaches the actors too, and they return) is
+    a failure only once every actor has."""
+    for index, actor in enumerate(actors):
+        code = getattr(actor, "exitcode", None)
+        if actor.is_alive() or not code:
+            continue
+        if code > 0:
+            return f"actor {index} stopped with exit code {code} (its error is above)"
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"actor {index} was killed by {name}" + (
+            " (out of memory?)" if name == "SIGKILL" else ""
+        )
+    if not any(actor.is_alive() for actor in actors):
+        return "every actor has stopped (see the errors above)"
+    return ""
 
 
 def _start_ray(address: str) -> bool:
