@@ -93,6 +93,22 @@ def _get_flags():
     return search_flags
 
 
+# search_in_rounds: the nodes of each order's first round (measured: the history)
+cdef uint64_t round_first = 100000
+
+
+def _set_rounds(uint64_t nodes):
+    """The nodes of the first round of search_in_rounds (FLAG_ROUNDS) for the solves that
+    start from now on; returns the value before. For the tests, which make the rounds tiny
+    so that small positions are searched in many rounds too."""
+    global round_first
+    if nodes < 1:
+        raise ValueError("a round has at least one node")
+    before = round_first
+    round_first = nodes
+    return before
+
+
 def _pack_both(uint64_t word, uint64_t mask):
     """(the portable packing, the BMI2 one or None where the CPU has none) of word under
     mask: for the tests, which check the two agree."""
@@ -111,6 +127,8 @@ cdef enum:
     STACK_SIZE = 1 << 18    # move codes a searcher's move stack holds, every ply together
     PREFETCH_MOVES = 8      # an expected lost node of at most this many moves fetches its
                             # children's buckets ahead
+    ROUND_GROWTH = 2        # search_in_rounds: each round this many times the nodes of
+                            # the one before
 
 
 cdef inline double now() noexcept nogil:
@@ -179,6 +197,9 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     if out_of_time(S):
         S.aborted = 1
         S.stop[0] = 1
+        return ABORT
+    if S.nodes >= S.round_end:
+        S.aborted = 1                # a round of search_in_rounds is over: not a stop
         return ABORT
     if probe(S.tt, key, &data):
         value = <int>((data >> 24) & 255) - 128
@@ -578,6 +599,8 @@ cdef class SolverCore:
         S.top = 0
         S.nodes = 0
         S.node_limit = node_limit
+        S.round_end = ~(<uint64_t>0)
+        S.round_first = round_first
         S.deadline = now() + time_limit if time_limit > 0 else 0.0
         S.stop = self.stop_flag
         S.aborted = 0
@@ -594,9 +617,8 @@ cdef class SolverCore:
             if score_mode and S.flags & FLAG_SCORE_WINDOWS:
                 value = score_by_windows(S, &pos, chains, &best, &found)
             else:
-                value = search(S, &pos, -INFINITE if score_mode else -1,
-                               INFINITE if score_mode else 1,
-                               pos_key(&pos, score_mode, False), chains, True)
+                value = settle(S, &pos, chains) if not score_mode else \
+                    search(S, &pos, -INFINITE, INFINITE, pos_key(&pos, 1, False), chains, True)
                 if value != ABORT:
                     best = root_move(S, &pos, pos_key(&pos, score_mode, False), &found)
         if value == ABORT:
@@ -662,6 +684,39 @@ cdef class SolverCore:
         return bool(self.stop_flag[0])
 
 
+cdef int settle(Searcher* S, const Pos* p, const uint64_t* chains) noexcept nogil:
+    """The win/loss value of the root p (S in win/loss mode; ABORT if a limit stopped it):
+    one search, or, three seats with FLAG_ROUNDS, search_in_rounds."""
+    if p.players == 3 and S.flags & FLAG_ROUNDS:
+        return search_in_rounds(S, p, chains)
+    return search(S, p, -1, 1, pos_key(p, 0, False), chains, True)
+
+
+cdef int search_in_rounds(Searcher* S, const Pos* p, const uint64_t* chains) noexcept nogil:
+    """The win/loss value of the three-seat root p, searched in rounds: the move order of
+    S.flags for S.round_first nodes, then the other order of a farmer's pass to its partner's
+    move (FLAG_PARTNER_PASS switched) for as many, then each again with ROUND_GROWTH times
+    the nodes, and so on, until one settles the root or a limit stops the search. The
+    table is kept throughout: it holds only proven values (win/loss mode: an aborted
+    search stores nothing on its way back), so a round starts from every subtree the
+    rounds before proved, whatever their order. Why: which order settles a whole deal
+    quickly varies from deal to deal, 20 times either way (the history), and the rounds
+    pay at most a few times the better order's nodes instead of the worse's."""
+    cdef int flags = S.flags, v, k
+    cdef uint64_t budget = S.round_first, key = pos_key(p, 0, False)
+    while True:
+        for k in range(2):
+            S.flags = flags if k == 0 else flags ^ FLAG_PARTNER_PASS
+            S.round_end = S.nodes + budget
+            S.aborted = 0
+            v = search(S, p, -1, 1, key, chains, True)
+            if v != ABORT or S.stop[0] or S.overflow:
+                S.flags = flags
+                S.round_end = ~(<uint64_t>0)
+                return v             # settled, or stopped by a limit, a helper, the stack
+        budget *= ROUND_GROWTH
+
+
 cdef int score_by_windows(Searcher* S, Pos* p, const uint64_t* chains, uint64_t* best,
                           bint* found) noexcept nogil:
     """The score-mode value of the root p (ABORT if a limit stopped it), best: its best
@@ -675,7 +730,7 @@ cdef int score_by_windows(Searcher* S, Pos* p, const uint64_t* chains, uint64_t*
     cdef int sign, v, bound
     cdef bint have
     S.score_mode = 0
-    sign = search(S, p, -1, 1, pos_key(p, 0, False), chains, True)
+    sign = settle(S, p, chains)
     S.score_mode = 1
     if sign == ABORT:
         return ABORT
