@@ -93,19 +93,26 @@ def _get_flags():
     return search_flags
 
 
-# search_in_rounds: the nodes of each order's first round (measured: the history)
+# search_in_rounds: the nodes of each order's first round, and the orders taken in turn
+# (measured: the history)
 cdef uint64_t round_first = 100000
+cdef int round_orders = 2
 
 
-def _set_rounds(uint64_t nodes):
-    """The nodes of the first round of search_in_rounds (FLAG_ROUNDS) for the solves that
-    start from now on; returns the value before. For the tests, which make the rounds tiny
-    so that small positions are searched in many rounds too."""
-    global round_first
+def _set_rounds(uint64_t nodes, int orders=2):
+    """The nodes of the first round of search_in_rounds (FLAG_ROUNDS) and the move orders
+    it takes in turn (1-4: the search's, the other of a farmer's pass to its partner, the
+    two again with other tie-breaks) for the solves that start from now on; returns the
+    nodes before. For the tests, which make the rounds tiny so that small positions are
+    searched in many rounds too, and the benchmarks."""
+    global round_first, round_orders
     if nodes < 1:
         raise ValueError("a round has at least one node")
+    if not 1 <= orders <= 4:
+        raise ValueError("rounds take 1 to 4 orders")
     before = round_first
     round_first = nodes
+    round_orders = orders
     return before
 
 
@@ -601,6 +608,7 @@ cdef class SolverCore:
         S.node_limit = node_limit
         S.round_end = ~(<uint64_t>0)
         S.round_first = round_first
+        S.round_orders = round_orders
         S.deadline = now() + time_limit if time_limit > 0 else 0.0
         S.stop = self.stop_flag
         S.aborted = 0
@@ -702,16 +710,20 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, const uint64_t* chains) noe
     rounds before proved, whatever their order. Why: which order settles a whole deal
     quickly varies from deal to deal, 20 times either way (the history), and the rounds
     pay at most a few times the better order's nodes instead of the worse's."""
-    cdef int flags = S.flags, v, k
+    cdef int flags = S.flags, noise = S.noise, v, k
     cdef uint64_t budget = S.round_first, key = pos_key(p, 0, False)
     while True:
-        for k in range(2):
-            S.flags = flags if k == 0 else flags ^ FLAG_PARTNER_PASS
+        for k in range(S.round_orders):
+            # orders 2 and 3 (measured, left out: the history): the first two with other
+            # tie-breaks among moves of equal score
+            S.flags = flags if k % 2 == 0 else flags ^ FLAG_PARTNER_PASS
+            S.noise = noise + (k // 2) * 104729
             S.round_end = S.nodes + budget
             S.aborted = 0
             v = search(S, p, -1, 1, key, chains, True)
             if v != ABORT or S.stop[0] or S.overflow:
                 S.flags = flags
+                S.noise = noise
                 S.round_end = ~(<uint64_t>0)
                 return v             # settled, or stopped by a limit, a helper, the stack
         budget *= ROUND_GROWTH

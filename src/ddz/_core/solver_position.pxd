@@ -35,6 +35,7 @@ ctypedef struct Searcher:
     uint64_t round_end      # the nodes at which a round of search_in_rounds ends (this
                             # searcher only, the stop flag left alone); ~0: none
     uint64_t round_first    # the nodes of its first round
+    int round_orders        # the move orders it takes in turn
     double deadline         # monotonic seconds; 0: none
     int* stop      # shared by the threads of one solve
     int aborted
