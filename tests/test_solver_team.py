@@ -199,7 +199,7 @@ def test_rounds_of_two_move_orders_agree_with_minimax() -> None:
     # which the rounds settle first) against the single search, which the tests above check
     # against the minimax, and against the minimax itself where it is quick (at most 10
     # cards); the line read back from the table must stay legal
-    saved_flags, saved_rounds = core._get_flags(), core._set_rounds(2)
+    saved_flags, saved_rounds = core._get_flags(), core._set_rounds(2, cards=0)
     restarted = by_minimax = 0
     try:
         for seed in range(120):

@@ -97,22 +97,27 @@ def _get_flags():
 # (measured: the history)
 cdef uint64_t round_first = 100000
 cdef int round_orders = 2
+cdef int round_cards = 40       # the fewest cards in play (all hands) searched in rounds
 
 
-def _set_rounds(uint64_t nodes, int orders=2):
-    """The nodes of the first round of search_in_rounds (FLAG_ROUNDS) and the move orders
-    it takes in turn (1-4: the search's, the other of a farmer's pass to its partner, the
-    two again with other tie-breaks) for the solves that start from now on; returns the
-    nodes before. For the tests, which make the rounds tiny so that small positions are
-    searched in many rounds too, and the benchmarks."""
-    global round_first, round_orders
+def _set_rounds(uint64_t nodes, int orders=2, int cards=40):
+    """The nodes of the first round of search_in_rounds (FLAG_ROUNDS), the move orders it
+    takes in turn (1-4: the search's, the other of a farmer's pass to its partner, the two
+    again with other tie-breaks) and the fewest cards in play it searches so, for the
+    solves that start from now on; returns the nodes before. For the tests, which make the
+    rounds tiny so that small positions are searched in many rounds too, and the
+    benchmarks."""
+    global round_first, round_orders, round_cards
     if nodes < 1:
         raise ValueError("a round has at least one node")
     if not 1 <= orders <= 4:
         raise ValueError("rounds take 1 to 4 orders")
+    if cards < 0:
+        raise ValueError("cards must be >= 0")
     before = round_first
     round_first = nodes
     round_orders = orders
+    round_cards = cards
     return before
 
 
@@ -609,6 +614,7 @@ cdef class SolverCore:
         S.round_end = ~(<uint64_t>0)
         S.round_first = round_first
         S.round_orders = round_orders
+        S.round_cards = round_cards
         S.deadline = now() + time_limit if time_limit > 0 else 0.0
         S.stop = self.stop_flag
         S.aborted = 0
@@ -694,8 +700,11 @@ cdef class SolverCore:
 
 cdef int settle(Searcher* S, const Pos* p, const uint64_t* chains) noexcept nogil:
     """The win/loss value of the root p (S in win/loss mode; ABORT if a limit stopped it):
-    one search, or, three seats with FLAG_ROUNDS, search_in_rounds."""
-    if p.players == 3 and S.flags & FLAG_ROUNDS:
+    one search, or, three seats with FLAG_ROUNDS and at least S.round_cards cards in play,
+    search_in_rounds (measured on the shipped 30- and 33-card sets, whose deepest trees
+    the rounds made up to 1.4 times bigger: the history)."""
+    if p.players == 3 and S.flags & FLAG_ROUNDS and \
+            card_total(p.hands[0] + p.hands[1] + p.hands[2]) >= S.round_cards:
         return search_in_rounds(S, p, chains)
     return search(S, p, -1, 1, pos_key(p, 0, False), chains, True)
 

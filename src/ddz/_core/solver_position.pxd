@@ -36,6 +36,7 @@ ctypedef struct Searcher:
                             # searcher only, the stop flag left alone); ~0: none
     uint64_t round_first    # the nodes of its first round
     int round_orders        # the move orders it takes in turn
+    int round_cards         # the fewest cards in play searched in rounds
     double deadline         # monotonic seconds; 0: none
     int* stop      # shared by the threads of one solve
     int aborted
