@@ -33,6 +33,9 @@ farmer's turn: then the value is not negated), in C without the GIL:
   plays from empty, those the opponents can answer counted twice (``split_cost``, memoised),
   the most cards among those, bombs and the rocket next to last, the pass last (a farmer's
   pass first where its partner's move is one the landlord cannot beat);
+* a three-seat root of at least 40 cards is searched in rounds of a doubling node budget,
+  that order and the one with a farmer's pass always first in turn, on one table
+  (``search_in_rounds``);
 * node and time limits stop the search with an "unknown" result; threads search the same root
   on one shared table with different orderings (lazy SMP) and the first to finish answers.
 
@@ -699,28 +702,36 @@ cdef class SolverCore:
 
 
 cdef int settle(Searcher* S, const Pos* p, const uint64_t* chains) noexcept nogil:
-    """The win/loss value of the root p (S in win/loss mode; ABORT if a limit stopped it):
-    one search, or, three seats with FLAG_ROUNDS and at least S.round_cards cards in play,
-    search_in_rounds (measured on the shipped 30- and 33-card sets, whose deepest trees
-    the rounds made up to 1.4 times bigger: the history)."""
+    """The win/loss value of the root p (S in win/loss mode; ABORT if a limit stopped it)."""
+    return root_search(S, p, -1, 1, pos_key(p, 0, False), chains)
+
+
+cdef int root_search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
+                     const uint64_t* chains) noexcept nogil:
+    """search of the root p in (alpha, beta) under key: three seats with FLAG_ROUNDS and at
+    least S.round_cards cards in play, in rounds (search_in_rounds; measured on the shipped
+    30- and 33-card sets, whose deepest trees the rounds made up to 1.4 times bigger: the
+    history), else at once."""
     if p.players == 3 and S.flags & FLAG_ROUNDS and \
             card_total(p.hands[0] + p.hands[1] + p.hands[2]) >= S.round_cards:
-        return search_in_rounds(S, p, chains)
-    return search(S, p, -1, 1, pos_key(p, 0, False), chains, True)
+        return search_in_rounds(S, p, alpha, beta, key, chains)
+    return search(S, p, alpha, beta, key, chains, True)
 
 
-cdef int search_in_rounds(Searcher* S, const Pos* p, const uint64_t* chains) noexcept nogil:
-    """The win/loss value of the three-seat root p, searched in rounds: the move order of
+cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
+                          const uint64_t* chains) noexcept nogil:
+    """search of the three-seat root p in (alpha, beta), in rounds: the move order of
     S.flags for S.round_first nodes, then the other order of a farmer's pass to its partner's
     move (FLAG_PARTNER_PASS switched) for as many, then each again with ROUND_GROWTH times
     the nodes, and so on, until one settles the root or a limit stops the search. The
-    table is kept throughout: it holds only proven values (win/loss mode: an aborted
-    search stores nothing on its way back), so a round starts from every subtree the
-    rounds before proved, whatever their order. Why: which order settles a whole deal
-    quickly varies from deal to deal, 20 times either way (the history), and the rounds
-    pay at most a few times the better order's nodes instead of the worse's."""
+    table is kept throughout: it holds only proven values and bounds (an aborted search
+    stores nothing on its way back), so a round starts from every subtree the rounds before
+    proved, whatever their order. Score mode's null windows go the same way. Why: which
+    order settles a whole deal quickly varies from deal to deal, 20 times either way (the
+    history), and the rounds pay at most a few times the better order's nodes instead of
+    the worse's."""
     cdef int flags = S.flags, noise = S.noise, v, k
-    cdef uint64_t budget = S.round_first, key = pos_key(p, 0, False)
+    cdef uint64_t budget = S.round_first
     while True:
         for k in range(S.round_orders):
             # orders 2 and 3 (measured, left out: the history): the first two with other
@@ -729,7 +740,7 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, const uint64_t* chains) noe
             S.noise = noise + (k // 2) * 104729
             S.round_end = S.nodes + budget
             S.aborted = 0
-            v = search(S, p, -1, 1, key, chains, True)
+            v = search(S, p, alpha, beta, key, chains, True)
             if v != ABORT or S.stop[0] or S.overflow:
                 S.flags = flags
                 S.noise = noise
@@ -759,7 +770,7 @@ cdef int score_by_windows(Searcher* S, Pos* p, const uint64_t* chains, uint64_t*
     if sign > 0:
         bound = 1                        # the value is at least this
         while True:
-            v = search(S, p, bound, bound + 1, key, chains, True)
+            v = root_search(S, p, bound, bound + 1, key, chains)
             if v == ABORT:
                 return ABORT
             if v <= bound:
@@ -771,7 +782,7 @@ cdef int score_by_windows(Searcher* S, Pos* p, const uint64_t* chains, uint64_t*
                 found[0] = True
     bound = -1                           # a loss: the value is at most this
     while True:
-        v = search(S, p, bound - 1, bound, key, chains, True)
+        v = root_search(S, p, bound - 1, bound, key, chains)
         if v == ABORT:
             return ABORT
         if v >= bound:

@@ -46,7 +46,7 @@ cdef enum:
                                 # mapped through its doubling
     FLAG_SEAT_ANSWERS = 8192    # three seats: the landlord's opponents judged seat by seat
                                 # (load_opponents_apart), not pooled
-    FLAG_ROUNDS = 16384         # three seats, win/loss: the root searched in rounds of a
+    FLAG_ROUNDS = 16384         # three seats: the root searched in rounds of a
                                 # growing node budget, the move order with and without
                                 # FLAG_PARTNER_PASS in turn, the table kept (search_in_rounds)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
