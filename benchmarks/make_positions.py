@@ -137,7 +137,8 @@ def solve_deal(position: ddz.Position, budget: int) -> tuple[int | None, int, st
     solve's nodes, and which check agreed (a 64 MB table each, the first that settles
     within twice the budget): three seats, the search in another move order without the
     team test (``_set_flags``: the shortcuts before it), else in another move order with
-    it, else without the three-seat shortcuts; else two threads sharing the table."""
+    it, else in rounds (``FLAG_ROUNDS``) with the other order first, else without the
+    three-seat shortcuts; else two threads sharing the table."""
     first = ddz.Solver(position.rules).solve(position.game(), node_limit=budget, line=False)
     if first.value is None:
         return None, first.nodes, ""
@@ -149,6 +150,12 @@ def solve_deal(position: ddz.Position, budget: int) -> tuple[int | None, int, st
             1,
         ),
         ("the search in another order (a farmer passes its partner's move first)", 13823, 1),
+        (
+            "the search in rounds, the other order first (a farmer passes its partner's "
+            "move first)",
+            30207,
+            1,
+        ),
         ("the search without the three-seat shortcuts", 0, 1),
         ("two threads", None, 2),
     ]

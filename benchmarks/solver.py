@@ -274,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         "--flags",
         type=int,
         help="the search's shortcuts, a mask of solver_order.pxd's FLAG_* (default: the "
-        "solver's; 123 is the search before the team, seat-by-seat and score shortcuts)",
+        "solver's; 123 is the search before the team, seat-by-seat and score shortcuts, "
+        "13819 the search before the rounds)",
     )
     parser.add_argument(
         "--deals", nargs="+", choices=DEAL_KINDS, help="solve --count whole deals of these kinds"

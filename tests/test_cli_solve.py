@@ -168,7 +168,7 @@ def test_positions_from_a_file_and_standard_input(
 
 # a whole deal still unknown after 40,000,000 nodes (benchmarks/positions/deal-three.txt)
 HARD_DEAL = (
-    "3456777899TTJJQQK222/3344466889TJJQKKA/35556789TQKAAA2XD landlord=0 turn=0 kitty=392"
+    "445567789TJQQKAAAA2X/346678899TJJQQKK2/3334556789TTJK22D landlord=0 turn=0 kitty=47A"
     " rules=classic"
 )
 

@@ -245,7 +245,7 @@ CTRL_C_CASES: list[tuple[list[str], str, Any]] = [
     (["perft", "--depth", "12"], "perft:", None),
     # a whole three-seat deal still unknown after 40,000,000 nodes
     # (benchmarks/positions/deal-three.txt): the search runs for minutes, in C without the GIL
-    (["solve", "3456777899TTJJQQK222/3344466889TJJQKKA/35556789TQKAAA2XD landlord=0 bid=3"],
+    (["solve", "445567789TJQQKAAAA2X/346678899TJJQQKK2/3334556789TTJK22D landlord=0 bid=3"],
      "score   x3", None),
     (["solve", "35567QQQ/34699QXD landlord=0", "--play"], "your move (seat 0)>", None),
     (["solve", "35567QQQ/34699QXD landlord=0", "--play"], "your move (seat 0)>", "hint"),

@@ -186,3 +186,44 @@ def test_score_mode_with_bombs_agrees_with_minimax(game: ddz.Game | None) -> Non
         game.hands,
         game.table,
     )
+
+
+FLAG_ROUNDS = 16384  # solver_order.pxd
+
+
+def test_rounds_of_two_move_orders_agree_with_minimax() -> None:
+    # FLAG_ROUNDS: the root searched in rounds of a growing node budget, the two orders of a
+    # farmer's pass to its partner in turn, on one table. With rounds of two nodes to start,
+    # these small positions are searched in many rounds too: a round stopped at its budget
+    # must leave nothing false in the table. The verdicts (win/loss, and score mode's,
+    # which the rounds settle first) against the single search, which the tests above check
+    # against the minimax, and against the minimax itself where it is quick (at most 10
+    # cards); the line read back from the table must stay legal
+    saved_flags, saved_rounds = core._get_flags(), core._set_rounds(2, cards=0)
+    restarted = by_minimax = 0
+    try:
+        for seed in range(120):
+            game = random_team_position(2000 + seed)
+            if game is None:
+                continue
+            core._set_flags(saved_flags | FLAG_ROUNDS)
+            solver = ddz.Solver(RULES, memory_mb=1)
+            rounds = solver.solve(game)
+            scored = solver.solve(game, score=True, line=False)
+            core._set_flags(saved_flags & ~FLAG_ROUNDS)
+            single = ddz.Solver(RULES, memory_mb=1)
+            once = single.solve(game, line=False)
+            assert rounds.value == once.value, (game.hands, game.table)
+            assert scored.score == single.solve(game, score=True, line=False).score
+            if sum(len(hand) for hand in game.hands) <= 10:
+                assert rounds.value == reference.value_for_side_to_act(game)
+                by_minimax += 1
+            walk = game.copy()
+            for move in rounds.line:
+                assert move in walk.legal_actions(), (game.hands, game.table, rounds.line)
+                walk.step(move)
+            restarted += rounds.nodes > once.nodes
+    finally:
+        core._set_flags(saved_flags)
+        core._set_rounds(saved_rounds)
+    assert restarted >= 30 and by_minimax >= 40, (restarted, by_minimax)

@@ -46,9 +46,12 @@ cdef enum:
                                 # mapped through its doubling
     FLAG_SEAT_ANSWERS = 8192    # three seats: the landlord's opponents judged seat by seat
                                 # (load_opponents_apart), not pooled
+    FLAG_ROUNDS = 16384         # three seats: the root searched in rounds of a
+                                # growing node budget, the move order with and without
+                                # FLAG_PARTNER_PASS in turn, the table kept (search_in_rounds)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 16383
-    FLAGS_DEFAULT = 13819       # all but FLAG_PARTNER_PASS (measured: see the history)
+    FLAGS_ALL = 32767
+    FLAGS_DEFAULT = 30203       # all but FLAG_PARTNER_PASS (measured: see the history)
 
 cdef enum:
     PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (512 KB)

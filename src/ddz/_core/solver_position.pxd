@@ -32,6 +32,11 @@ ctypedef struct Searcher:
     Py_ssize_t top
     uint64_t nodes
     uint64_t node_limit     # 0: none
+    uint64_t round_end      # the nodes at which a round of search_in_rounds ends (this
+                            # searcher only, the stop flag left alone); ~0: none
+    uint64_t round_first    # the nodes of its first round
+    int round_orders        # the move orders it takes in turn
+    int round_cards         # the fewest cards in play searched in rounds
     double deadline         # monotonic seconds; 0: none
     int* stop      # shared by the threads of one solve
     int aborted
