@@ -471,7 +471,11 @@ class PIMCAgent:
     def __repr__(self) -> str:
         return "PIMCAgent()"
 
-    def _sample(
+    def _sample(self, observation: Observation, rules: Rules, seed: int) -> Worlds:
+        """Step 1's worlds (:meth:`_sample_models`)."""
+        return self._sample_models(observation, rules, seed)[0]
+
+    def _sample_models(
         self, observation: Observation, rules: Rules, seed: int
     ) -> tuple[Worlds, list[str]]:
         """Step 1: ``worlds`` worlds, drawn from ``oversample`` times as many weighted by
@@ -581,7 +585,7 @@ class PIMCAgent:
         if self.opponent != "greedy" and rules.players != 3:
             raise ValueError(f"opponent={self.opponent!r} plays three seats, not two")
         try:
-            worlds, models = self._sample(observation, rules, seed)
+            worlds, models = self._sample_models(observation, rules, seed)
             template = worlds.game(0)
         except ValueError:
             # bidding seen without its history cannot be replayed: pass, always legal
