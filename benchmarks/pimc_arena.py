@@ -122,6 +122,7 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "time_limit": args.time_limit,
         "greedy_weight": args.greedy_weight,
         "bid_worlds": args.bid_worlds,
+        "opponent": args.opponent,
     }
 
     def make(seed: int | None) -> AnyAgent:
@@ -187,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=None)
     parser.add_argument("--greedy-weight", type=float, default=0.2)
     parser.add_argument("--bid-worlds", type=int, default=1000)
+    parser.add_argument("--opponent", choices=["greedy", "rlcard-rule", "auto"], default="greedy")
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

@@ -294,3 +294,12 @@ def test_the_models_of_the_other_seats() -> None:
     rule[:, :], greedy[:, :] = 0, 2
     auto = PIMCAgent(rules=rules, opponent="auto")._models(seen, rules, (greedy, rule))
     assert auto == ["greedy" if s == farmer else "rlcard-rule" for s in range(3)]
+
+
+def test_solves_correct_the_playouts_only_where_their_perfect_players_are_not_modelled() -> None:
+    trusted = PIMCAgent._trusted  # (a proved loss, a proved win) taken over a playout
+    assert trusted(["greedy"] * 3, 0, 0) == (True, True)
+    assert trusted(["greedy", "rlcard-rule", "rlcard-rule"], 0, 0) == (False, True)
+    assert trusted(["rlcard-rule", "greedy", "greedy"], 1, 0) == (False, True)
+    assert trusted(["greedy", "greedy", "rlcard-rule"], 1, 0) == (True, False)
+    assert trusted(["rlcard-rule", "greedy", "rlcard-rule"], 1, 0) == (False, False)

@@ -11,8 +11,11 @@ move for move against :class:`ddz.compat.rlcard_rule.RLCardRuleAgent`, which ask
 >>> import ddz
 >>> from ddz.play.rule_model import rule_choice
 >>> game = ddz.Game(ddz.RLCARD, seed=3)
->>> str(game.hands[game.current_player])[:8], rule_choice(game)
-('3334455T', ('333', False))
+>>> str(game.hands[game.current_player])[:8]          # it leads the trio of its lowest card
+'33345577'
+>>> action, drew = rule_choice(game)
+>>> str(action), drew
+('333', False)
 """
 
 from __future__ import annotations
