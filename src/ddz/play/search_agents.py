@@ -403,6 +403,16 @@ class PIMCAgent:
     Bidding is searched the same way, in ``bid_worlds`` worlds (the kitty is among the
     hidden cards until shown): each bid's expected payoff against passing's.
 
+    ``opponent`` says whom the other seats are played as in step 2 and read through in step
+    1: ``"greedy"`` (the default, as above), ``"rlcard-rule"`` (RLCard 1.2.0's rule agent,
+    ported to C: ``ddz._core.rule``, :mod:`ddz.play.rule_model`; three seats) or ``"auto"``
+    (each other seat as whichever of the two disagrees with fewer of its moves so far). Under
+    the rule agent the other side plays as it, and a partner while some sampled world has it
+    playing every move as the rule agent would; each move a seat played as the rule agent
+    would not have made weighs its world by ``rule_weight``; ``oversample`` is then 10 unless
+    given; and step 3's verdicts that assume perfect play of a seat played as the rule agent
+    (a loss: perfect opponents; a farmers' win: a perfect partner) leave the playouts alone.
+
     ``seed`` makes it reproducible: the same observations give the same actions. A
     ``time_limit`` (seconds) bounds the whole decision: the playouts run in chunks of about
     32 with the clock read between them, the solves stop once it is spent, and what was
@@ -431,11 +441,11 @@ class PIMCAgent:
         time_limit: float | None = None,
         objective: str = "score",
         pass_weight: float = 1.0,
-        oversample: int = 3,
+        oversample: int | None = None,
         bid_worlds: int = 1000,
         greedy_weight: float = 0.2,
         opponent: str = "greedy",
-        rule_weight: float = 0.1,
+        rule_weight: float = 0.01,
     ) -> None:
         self.rules = rules
         if opponent not in PIMC_OPPONENTS:
@@ -460,6 +470,10 @@ class PIMCAgent:
         self.pass_weight = check_number(pass_weight, "pass_weight")
         if not 0 < self.pass_weight <= 1:
             raise ValueError(f"pass_weight must be above 0 and at most 1, not {pass_weight}")
+        if oversample is None:
+            # the rule agent's moves say more of its hand than the greedy agent's, and a
+            # sharper weight needs more worlds to draw from (measured: docs/agents.md)
+            oversample = 3 if opponent == "greedy" else 10
         self.oversample = check_integer(oversample, "oversample", 1, 64)
         self.greedy_weight = check_number(greedy_weight, "greedy_weight")
         if not 0 <= self.greedy_weight <= 1:
