@@ -303,3 +303,45 @@ def test_solves_correct_the_playouts_only_where_their_perfect_players_are_not_mo
     assert trusted(["rlcard-rule", "greedy", "greedy"], 1, 0) == (False, True)
     assert trusted(["greedy", "greedy", "rlcard-rule"], 1, 0) == (True, False)
     assert trusted(["rlcard-rule", "greedy", "rlcard-rule"], 1, 0) == (False, False)
+
+
+def test_among_kickers_of_equal_rank_the_port_takes_rlcards_first() -> None:
+    # answers to a trio or plane with kickers: RLCard's list of them is not ddz's order
+    # (its single wings put the jokers first), and the port must follow RLCard's list
+    agent = RLCardRuleAgent(seed=1)
+    rng = random.Random(3)
+    text = "3456789TJQKA2XD"
+    deck = [rank for rank in range(13) for _ in range(4)] + [13, 14]
+    leads = {
+        "AIRPLANE_SINGLES": "3334442X",
+        "TRIO_SINGLE": "3338",
+        "FOUR_TWO_SINGLES": "333357",
+        "AIRPLANE_PAIRS": "3334445566",
+    }
+    compared = unlike_ddz = 0
+    for trial in range(600):
+        kind, lead = list(leads.items())[trial % 4]
+        rest = list(deck)
+        for card in lead:
+            rest.remove(text.index(card))
+        rng.shuffle(rest)
+        hands = [
+            lead + "".join(text[rank] for rank in rest[34:36]),
+            "".join(text[rank] for rank in sorted(rest[:17])),
+            "".join(text[rank] for rank in sorted(rest[17:34])),
+        ]
+        game = Game.from_position(ddz.RLCARD, hands, landlord=0, to_act=0)
+        mask = Cards.parse(lead).mask
+        game.step(
+            next(a for a in game.legal_actions() if a.cards.mask == mask and a.type.name == kind)
+        )
+        agrees, drew = same_choice(game, agent)
+        assert agrees, hands
+        compared += not drew
+        table = game.observation(1).table
+        assert table is not None
+        same = [a for a in game.legal_actions() if a.type == table.type]
+        low = min((a.code >> 56) & 15 for a in same) if same else 0
+        tied = [a for a in same if (a.code >> 56) & 15 == low]
+        unlike_ddz += not drew and len(tied) > 1 and rule_choice(game)[0] != tied[0]
+    assert compared > 100 and unlike_ddz > 0
