@@ -345,3 +345,10 @@ def test_among_kickers_of_equal_rank_the_port_takes_rlcards_first() -> None:
         tied = [a for a in same if (a.code >> 56) & 15 == low]
         unlike_ddz += not drew and len(tied) > 1 and rule_choice(game)[0] != tied[0]
     assert compared > 100 and unlike_ddz > 0
+
+
+def test_pimc_with_the_rule_model_goes_out_when_it_can() -> None:
+    game = Game.from_position(ddz.RLCARD, ["33", "4567", "89TJQ"], landlord=0, to_act=0)
+    for opponent in ("rlcard-rule", "auto"):
+        agent = PIMCAgent(1, rules=ddz.RLCARD, opponent=opponent)
+        assert str(agent.act(game.observation(0))) == "33"

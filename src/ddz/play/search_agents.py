@@ -512,9 +512,15 @@ class PIMCAgent:
             weights *= greedy_weights(observation, rules, pool.hands, self.greedy_weight)
         else:
             every = rules.players
-            greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
             rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
+            greedy = None
+            if self.opponent == "auto":
+                greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
             models = self._models(observation, rules, (greedy, rule))
+            if greedy is None and self.greedy_weight < 1 and models.count("greedy") > 1:
+                # a partner played greedy: its moves read through the greedy agent (the
+                # replay skipped when no other seat needs it: it is most of the sampling)
+                greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
             for counts, model, weight in (
                 (greedy, "greedy", self.greedy_weight),
                 (rule, "rlcard-rule", self.rule_weight),
@@ -547,22 +553,21 @@ class PIMCAgent:
             return models
         me, landlord = observation.player, observation.landlord
         greedy, rule = counts if counts is not None else (None, None)
+        read = rule if rule is not None else greedy
+        possible = None if read is None else read[:, 0] >= 0
+        if possible is not None and not possible.any():
+            return models  # no world the play could come from: nothing read
         for seat in range(players):
             if seat == me:
                 continue
-            if greedy is None or rule is None:
-                fewest_greedy = fewest_rule = 0  # nothing read yet
-            else:
-                possible = greedy[:, 0] >= 0
-                if not possible.any():
-                    continue
-                fewest_greedy = int(greedy[possible, seat].min())
-                fewest_rule = int(rule[possible, seat].min())
+            # each model's fewest disagreements with the seat's play in any world (0: not read)
+            fewest_rule = 0 if rule is None else int(rule[possible, seat].min())
+            fewest_greedy = 0 if greedy is None else int(greedy[possible, seat].min())
             if self.opponent == "rlcard-rule":
                 partner = (seat == landlord) == (me == landlord)
                 if not partner or fewest_rule == 0:
                     models[seat] = "rlcard-rule"
-            elif fewest_rule < fewest_greedy:
+            elif greedy is not None and fewest_rule < fewest_greedy:
                 models[seat] = "rlcard-rule"
         return models
 
