@@ -352,3 +352,14 @@ def test_pimc_with_the_rule_model_goes_out_when_it_can() -> None:
     for opponent in ("rlcard-rule", "auto"):
         agent = PIMCAgent(1, rules=ddz.RLCARD, opponent=opponent)
         assert str(agent.act(game.observation(0))) == "33"
+
+
+def test_auto_reads_two_seats_through_the_greedy_agent() -> None:
+    game = ddz.Game(ddz.TWO_PLAYER, seed=3)
+    while game.phase == "bidding":
+        game.step(choose(GreedyAgent(), game))
+    seat = game.current_player
+    assert seat is not None
+    auto = PIMCAgent(2, rules=game.rules, opponent="auto", worlds=20)
+    plain = PIMCAgent(2, rules=game.rules, worlds=20)
+    assert auto.act(game.observation(seat)) == plain.act(game.observation(seat))

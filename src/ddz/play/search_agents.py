@@ -470,11 +470,9 @@ class PIMCAgent:
         self.pass_weight = check_number(pass_weight, "pass_weight")
         if not 0 < self.pass_weight <= 1:
             raise ValueError(f"pass_weight must be above 0 and at most 1, not {pass_weight}")
-        if oversample is None:
-            # the rule agent's moves say more of its hand than the greedy agent's, and a
-            # sharper weight needs more worlds to draw from (measured: docs/agents.md)
-            oversample = 3 if opponent == "greedy" else 10
-        self.oversample = check_integer(oversample, "oversample", 1, 64)
+        self.oversample = (
+            None if oversample is None else check_integer(oversample, "oversample", 1, 64)
+        )
         self.greedy_weight = check_number(greedy_weight, "greedy_weight")
         if not 0 <= self.greedy_weight <= 1:
             raise ValueError(f"greedy_weight must be from 0 to 1, not {greedy_weight}")
@@ -489,32 +487,49 @@ class PIMCAgent:
         """Step 1's worlds (:meth:`_sample_models`)."""
         return self._sample_models(observation, rules, seed)[0]
 
+    def _opponent(self, rules: Rules) -> str:
+        """The model of the other seats under ``rules``: ``"auto"`` reads through the greedy
+        agent alone where the rule agent does not play (two seats)."""
+        if self.opponent == "auto" and rules.players != 3:
+            return "greedy"
+        return self.opponent
+
+    def _oversample(self, rules: Rules) -> int:
+        """``oversample``, or when not given 3, and 10 under a model with the rule agent:
+        its moves say more of its hand than the greedy agent's, and its sharper weight needs
+        more worlds to draw from (measured: docs/agents.md)."""
+        if self.oversample is not None:
+            return self.oversample
+        return 3 if self._opponent(rules) == "greedy" else 10
+
     def _sample_models(
         self, observation: Observation, rules: Rules, seed: int
     ) -> tuple[Worlds, list[str]]:
         """Step 1: ``worlds`` worlds, drawn from ``oversample`` times as many weighted by
         what the other seats' play says (ddz.play.inference), and each seat's model in the
         playouts (:meth:`_models`)."""
+        opponent = self._opponent(rules)
+        oversample = self._oversample(rules)
         models = self._models(observation, rules, None)
         reads = (
             observation.phase == "play"
-            and self.oversample > 1
+            and oversample > 1
             and any(record.phase == "play" for record in observation.history)
         )
-        weighs = self.pass_weight < 1 or self.greedy_weight < 1 or self.opponent != "greedy"
+        weighs = self.pass_weight < 1 or self.greedy_weight < 1 or opponent != "greedy"
         if not (reads and weighs):
             n = self.bid_worlds if observation.phase == "bidding" else self.worlds
             return sample_worlds(observation, n=n, seed=seed, rules=rules), models
-        pool = sample_worlds(observation, n=self.worlds * self.oversample, seed=seed, rules=rules)
+        pool = sample_worlds(observation, n=self.worlds * oversample, seed=seed, rules=rules)
         passes = passes_over_beatable(observation, rules) if self.pass_weight < 1 else []
         weights = pass_weights(pool.hands, passes, rules, self.pass_weight)
-        if self.opponent == "greedy":
+        if opponent == "greedy":
             weights *= greedy_weights(observation, rules, pool.hands, self.greedy_weight)
         else:
             every = rules.players
             rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
             greedy = None
-            if self.opponent == "auto":
+            if opponent == "auto":
                 greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
             models = self._models(observation, rules, (greedy, rule))
             if greedy is None and self.greedy_weight < 1 and models.count("greedy") > 1:
@@ -549,7 +564,7 @@ class PIMCAgent:
         and rule disagreements of the pool), the greedy agent when they tie."""
         players = rules.players
         models = ["greedy"] * players
-        if self.opponent == "greedy" or players != 3 or observation.landlord is None:
+        if self._opponent(rules) == "greedy" or players != 3 or observation.landlord is None:
             return models
         me, landlord = observation.player, observation.landlord
         greedy, rule = counts if counts is not None else (None, None)
@@ -601,7 +616,7 @@ class PIMCAgent:
             if out:  # a sure win now: no search can find a surer one
                 return _best_going_out(out)
         seed = self._rng.getrandbits(64)
-        if self.opponent != "greedy" and rules.players != 3:
+        if self._opponent(rules) != "greedy" and rules.players != 3:
             raise ValueError(f"opponent={self.opponent!r} plays three seats, not two")
         try:
             worlds, models = self._sample_models(observation, rules, seed)
