@@ -273,7 +273,7 @@ def test_the_models_of_the_other_seats() -> None:
     rule = model_disagreements(seen, rules, pool.hands, ["rlcard-rule"] * 3)
     greedy = model_disagreements(seen, rules, pool.hands, ["greedy"] * 3)
     assert rule is not None and greedy is not None
-    plain = PIMCAgent(rules=rules)
+    plain = PIMCAgent(rules=rules, opponent="greedy")
     assert plain._models(seen, rules, (greedy, rule)) == ["greedy"] * 3
     modelled = PIMCAgent(rules=rules, opponent="rlcard-rule")._models(seen, rules, (greedy, rule))
     assert modelled[seat] == "greedy"
@@ -361,5 +361,5 @@ def test_auto_reads_two_seats_through_the_greedy_agent() -> None:
     seat = game.current_player
     assert seat is not None
     auto = PIMCAgent(2, rules=game.rules, opponent="auto", worlds=20)
-    plain = PIMCAgent(2, rules=game.rules, worlds=20)
+    plain = PIMCAgent(2, rules=game.rules, worlds=20, opponent="greedy")
     assert auto.act(game.observation(seat)) == plain.act(game.observation(seat))

@@ -404,9 +404,10 @@ class PIMCAgent:
     hidden cards until shown): each bid's expected payoff against passing's.
 
     ``opponent`` says whom the other seats are played as in step 2 and read through in step
-    1: ``"greedy"`` (the default, as above), ``"rlcard-rule"`` (RLCard 1.2.0's rule agent,
-    ported to C: ``ddz._core.rule``, :mod:`ddz.play.rule_model`; three seats) or ``"auto"``
-    (each other seat as whichever of the two disagrees with fewer of its moves so far). Under
+    1: ``"greedy"`` (as above), ``"rlcard-rule"`` (RLCard 1.2.0's rule agent, ported to C:
+    ``ddz._core.rule``, :mod:`ddz.play.rule_model`; three seats) or ``"auto"`` (the default:
+    each other seat as whichever of the two disagrees with fewer of its moves so far, the
+    greedy agent on a tie and with two seats). Under
     the rule agent the other side plays as it, and a partner while some sampled world has it
     playing every move as the rule agent would; each move a seat played as the rule agent
     would not have made weighs its world by ``rule_weight``; ``oversample`` is then 10 unless
@@ -444,7 +445,7 @@ class PIMCAgent:
         oversample: int | None = None,
         bid_worlds: int = 1000,
         greedy_weight: float = 0.2,
-        opponent: str = "greedy",
+        opponent: str = "auto",
         rule_weight: float = 0.01,
     ) -> None:
         self.rules = rules
