@@ -5,8 +5,9 @@ PIMC takes a decision.
                                     [--worlds 100] [--playouts 1000] [--keep 8] [--work 1000000]
                                     [--exact-cards 12] [--node-limit 2000] [--solve-nodes 20000]
                                     [--win-weight 1] [--epsilon 0] [--objective score]
-                                    [--pass-weight 1] [--oversample 3] [--time-limit S]
+                                    [--pass-weight 1] [--oversample N] [--time-limit S]
                                     [--greedy-weight 0.2] [--bid-worlds 1000]
+                                    [--opponent greedy|rlcard-rule|auto]
                                     [--json PATH]
 
 Every deal is played under every seating (``ddz.arena.run_arena``): classic rules, PIMC alone
@@ -122,6 +123,7 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "time_limit": args.time_limit,
         "greedy_weight": args.greedy_weight,
         "bid_worlds": args.bid_worlds,
+        "opponent": args.opponent,
     }
 
     def make(seed: int | None) -> AnyAgent:
@@ -183,10 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epsilon", type=int, default=0)
     parser.add_argument("--objective", choices=["score", "wp"], default="score")
     parser.add_argument("--pass-weight", type=float, default=1.0)
-    parser.add_argument("--oversample", type=int, default=3)
+    parser.add_argument("--oversample", type=int, default=None)
     parser.add_argument("--time-limit", type=float, default=None)
     parser.add_argument("--greedy-weight", type=float, default=0.2)
     parser.add_argument("--bid-worlds", type=int, default=1000)
+    parser.add_argument("--opponent", choices=["greedy", "rlcard-rule", "auto"], default="greedy")
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

@@ -159,10 +159,19 @@ def test_pimc_worlds_hold_fewer_beaters_where_a_seat_passed() -> None:
         passes = passes_over_beatable(seen, ddz.CLASSIC)
         if not passes:
             continue
+        # the pass reading alone (opponent="greedy": no rule-agent reading beside it)
         agent = PIMCAgent(
-            1, rules=ddz.CLASSIC, worlds=200, pass_weight=0.05, greedy_weight=1.0, oversample=4
+            1,
+            rules=ddz.CLASSIC,
+            worlds=200,
+            pass_weight=0.05,
+            greedy_weight=1.0,
+            oversample=4,
+            opponent="greedy",
         )
-        plain = PIMCAgent(1, rules=ddz.CLASSIC, worlds=200, pass_weight=1.0, greedy_weight=1.0)
+        plain = PIMCAgent(
+            1, rules=ddz.CLASSIC, worlds=200, pass_weight=1.0, greedy_weight=1.0, opponent="greedy"
+        )
         inferred = agent._sample(seen, ddz.CLASSIC, 9)
         uniform = plain._sample(seen, ddz.CLASSIC, 9)
         assert np.array_equal(
@@ -273,11 +282,14 @@ def test_pimc_worlds_agree_with_greedy_play() -> None:
             assert counts is not None
             return counts[:, others].sum(axis=1)
 
-        inferred = PIMCAgent(1, rules=ddz.CLASSIC, worlds=100)._sample(seen, ddz.CLASSIC, 4)
+        greedy = PIMCAgent(1, rules=ddz.CLASSIC, worlds=100, opponent="greedy")
+        inferred = greedy._sample(seen, ddz.CLASSIC, 4)
         uniform = ddz.sample_worlds(seen, n=100, seed=4, rules=ddz.CLASSIC)
         assert differ(inferred).mean() <= differ(uniform).mean()
         closer += differ(inferred).mean() < differ(uniform).mean()
-        hard = PIMCAgent(1, rules=ddz.CLASSIC, worlds=100, greedy_weight=0.0, oversample=3)
+        hard = PIMCAgent(
+            1, rules=ddz.CLASSIC, worlds=100, greedy_weight=0.0, oversample=3, opponent="greedy"
+        )
         pool = ddz.sample_worlds(seen, n=300, seed=4, rules=ddz.CLASSIC)
         assert set(differ(hard._sample(seen, ddz.CLASSIC, 4))) == {differ(pool).min()}
     assert closer > 0

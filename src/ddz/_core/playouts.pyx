@@ -1,5 +1,5 @@
 # cython: language_level=3, cdivision=True
-"""Greedy playouts, in C: the evaluation behind ddz.play.agents.PIMCAgent.
+"""Greedy and rule-agent playouts, in C: the evaluation behind ddz.play.agents.PIMCAgent.
 
 ``greedy_playouts`` takes one game state (the decision point, as GameCore.state_bytes()),
 n sampled worlds (every seat's hand, and the kitty while bidding) and m candidate actions
@@ -7,7 +7,8 @@ of the player to act. For each world and each action it puts the world's cards i
 state, takes the action, lets every seat play the greedy agent (greedy.pxd, the same choice
 as ddz.play.agents.GreedyAgent) to the end of the game and records one seat's payoff. n x m
 whole games without the GIL and without a Python object: a 20-card classic endgame plays out
-in a few microseconds.
+in a few microseconds. ``policy_playouts`` is the same with a policy for each seat: the greedy
+agent or RLCard's rule agent (rule.pxd, its order of answers given as a ``RuleOrder``).
 
 ``epsilon`` (per mille) makes a playout's players take a uniformly random legal action
 instead of the greedy one that often, from a generator seeded by ``seed`` and the world's
@@ -21,7 +22,7 @@ Every input is checked before the loop (shapes, the state, each world's cards ag
 rules' deck, each action's legality in each world): nothing given here can crash the core.
 """
 
-from libc.stdint cimport uint64_t, int64_t
+from libc.stdint cimport uint64_t, int64_t, int32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
@@ -33,6 +34,7 @@ from ddz._core.rng cimport below, splitmix64
 from ddz._core.state cimport *
 from ddz._core.greedy cimport greedy_action
 from ddz._core.actions cimport random_legal
+from ddz._core.rule cimport RuleTable, rule_action
 
 cdef extern from *:
     """
@@ -42,17 +44,73 @@ cdef extern from *:
 
 cdef enum:
     CODES = 4096            # legal moves a turn holds on the stack (more: the heap)
+    GREEDY = 0              # a seat's policy: the greedy agent (greedy.pxd)
+    RULE = 1                # RLCard's rule agent (rule.pxd)
 
 MAX_WORLDS = 1 << 16
 MAX_CANDIDATES = 1 << 16
+POLICIES = {"greedy": GREEDY, "rlcard-rule": RULE}
+
+
+cdef class RuleOrder:
+    """RLCard's order of answers, which the rule agent's choice among kicker moves of equal
+    rank follows: ``codes`` (ascending, unique move codes) and each one's ``places`` (its
+    index in RLCard's list of answers). Built once by ddz.play.rule_model.rule_order()."""
+
+    cdef readonly object codes
+    cdef readonly object places
+    cdef const uint64_t[::1] _codes
+    cdef const int32_t[::1] _places
+
+    def __init__(self, const uint64_t[::1] codes, const int32_t[::1] places):
+        cdef Py_ssize_t i
+        if codes.shape[0] != places.shape[0]:
+            raise ValueError("codes and places must have the same length")
+        for i in range(1, codes.shape[0]):
+            if codes[i] <= codes[i - 1]:
+                raise ValueError("codes must be ascending and unique")
+        self._codes = codes
+        self._places = places
+        self.codes = codes.base if codes.base is not None else codes
+        self.places = places.base if places.base is not None else places
+
+    def __len__(self):
+        return self._codes.shape[0]
+
+    cdef RuleTable table(self) noexcept:
+        cdef RuleTable t
+        t.n = self._codes.shape[0]
+        t.codes = &self._codes[0] if t.n else NULL
+        t.places = &self._places[0] if t.n else NULL
+        return t
+
+
+cdef RuleTable no_table() noexcept:
+    cdef RuleTable t
+    t.codes = NULL
+    t.places = NULL
+    t.n = 0
+    return t
+
+
+cdef inline uint64_t policy_action(const GameState* s, const GameConfig* cfg, int policy,
+                                   uint64_t* codes, const RuleTable* table, uint64_t* rng,
+                                   uint64_t* work, bint* drew) noexcept nogil:
+    """The action of the player to act under its policy (GREEDY or RULE)."""
+    if policy == RULE:
+        return rule_action(s, cfg, codes, CODES, table, rng, work, drew)
+    drew[0] = False
+    return greedy_action(s, cfg, codes, CODES, work)
 
 
 cdef int play_out(GameState* s, const GameConfig* cfg, uint64_t* codes, int epsilon,
-                  uint64_t* rng, uint64_t* work) noexcept nogil:
-    """Play s to the end, every seat greedy (or random, epsilon per mille of the time);
-    -1 if it did not end within MAX_PLIES (a guard: the rules never allow it)."""
+                  uint64_t* rng, uint64_t* work, const int* policies,
+                  const RuleTable* table) noexcept nogil:
+    """Play s to the end, every seat by its policy (or random, epsilon per mille of the
+    time); -1 if it did not end within MAX_PLIES (a guard: the rules never allow it)."""
     cdef uint64_t action
     cdef int plies = 0
+    cdef bint drew
     while s.phase != OVER:
         if plies >= MAX_PLIES:
             return -1
@@ -60,10 +118,38 @@ cdef int play_out(GameState* s, const GameConfig* cfg, uint64_t* codes, int epsi
             action = random_legal(s, cfg, rng, codes, CODES)
             work[0] += 1
         else:
-            action = greedy_action(s, cfg, codes, CODES, work)
+            action = policy_action(s, cfg, policies[s.current], codes, table, rng, work, &drew)
         apply_action(s, cfg, action)
         plies += 1
     return 0
+
+
+cdef void read_policies(object policies, int players, RuleOrder order, int* out) except *:
+    """Each seat's policy from a sequence of names or numbers (None: every seat greedy);
+    the rule agent needs three seats and a RuleOrder."""
+    cdef int p, value
+    for p in range(3):
+        out[p] = GREEDY
+    if policies is None:
+        return
+    policies = list(policies)
+    if len(policies) != players:
+        raise ValueError(f"policies must name one policy a seat ({players}), not {len(policies)}")
+    for p in range(players):
+        name = policies[p]
+        if isinstance(name, str):
+            if name not in POLICIES:
+                raise ValueError(f"no playout policy {name!r}: {', '.join(POLICIES)}")
+            value = POLICIES[name]
+        elif isinstance(name, int) and not isinstance(name, bool) and name in (GREEDY, RULE):
+            value = name
+        else:
+            raise ValueError(f"a playout policy is one of {', '.join(POLICIES)}, not {name!r}")
+        if value == RULE and players != 3:
+            raise ValueError("RLCard's rule agent plays three seats")
+        if value == RULE and order is None:
+            raise ValueError("the rule agent's playouts need its order of answers (order=)")
+        out[p] = value
 
 
 cdef class Stop:
@@ -87,8 +173,19 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
                     const uint64_t[::1] kitty, const uint64_t[::1] actions, int seat,
                     int64_t[:, ::1] out, uint64_t seed=0, int epsilon=0, uint64_t max_work=0,
                     Stop stop=None):
+    """policy_playouts with every seat greedy (its docstring)."""
+    return policy_playouts(rules, state, hands, kitty, actions, seat, out, None, None, seed,
+                           epsilon, max_work, stop)
+
+
+def policy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
+                    const uint64_t[::1] kitty, const uint64_t[::1] actions, int seat,
+                    int64_t[:, ::1] out, object policies=None, RuleOrder order=None,
+                    uint64_t seed=0, int epsilon=0, uint64_t max_work=0, Stop stop=None):
     """out[i, j] = seat's payoff when, in world i (hands[i]; kitty[i] too while bidding),
-    the player to act takes actions[j] and every seat then plays greedy to the end.
+    the player to act takes actions[j] and every seat then plays by its policy to the end:
+    ``policies`` names one a seat, "greedy" or "rlcard-rule" (RLCard's rule agent, three
+    seats, ``order`` its RuleOrder); None: every seat greedy.
 
     state: GameCore.state_bytes() of a game under rules, not over; hands: n x players card
     integers; kitty: n card integers (read in bidding only); out: n x m. ValueError for
@@ -111,6 +208,9 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
     cdef const int* flag = NULL
     cdef bint stopped = False
     cdef const char* raw = state
+    cdef int seat_policy[3]
+    cdef RuleTable table = order.table() if order is not None else no_table()
+    read_policies(policies, cfg.players, order, seat_policy)
     if len(state) != sizeof(GameState):
         raise ValueError(f"a game state is {sizeof(GameState)} bytes, not {len(state)}")
     memcpy(&s, raw, sizeof(GameState))
@@ -164,7 +264,8 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
                         ^ (<uint64_t>j * 0xD1B54A32D192ED03ULL)
                     splitmix64(&rng)
                     apply_action(&one, &cfg, actions[j])
-                    if play_out(&one, &cfg, codes, epsilon, &rng, &work) < 0:
+                    if play_out(&one, &cfg, codes, epsilon, &rng, &work, seat_policy,
+                                &table) < 0:
                         fault = 1
                     payoffs_of(&one, &cfg, pay)
                     out[i, j] = pay[seat]
@@ -180,9 +281,47 @@ def greedy_playouts(object rules, bytes state, const uint64_t[:, ::1] hands,
 
 def greedy_disagreements(object rules, bytes state, const uint64_t[:, ::1] hands,
                          const uint64_t[::1] actions, int64_t[:, ::1] out):
+    """policy_disagreements with every seat greedy (its docstring)."""
+    policy_disagreements(rules, state, hands, actions, out, None, None)
+
+
+def rule_choice(object rules, bytes state, RuleOrder order not None):
+    """(code, drew): RLCard's rule agent's action for the player to act in ``state``
+    (GameCore.state_bytes() of a three-seat game under rules, in play), and whether it is
+    a uniform draw among the legal actions (then the code is one such draw, from a fixed
+    generator). ValueError for a state that does not fit."""
+    cdef GameConfig cfg = config_of(rules)
+    cdef GameState s
+    cdef const char* raw = state
+    cdef RuleTable table = order.table()
+    cdef uint64_t rng = 0, work = 0, code
+    cdef uint64_t* codes
+    cdef bint drew = False
+    if cfg.players != 3:
+        raise ValueError("RLCard's rule agent plays three seats")
+    if len(state) != sizeof(GameState):
+        raise ValueError(f"a game state is {sizeof(GameState)} bytes, not {len(state)}")
+    memcpy(&s, raw, sizeof(GameState))
+    if state_fault(&s, &cfg) or s.phase == OVER:
+        raise ValueError("the state is not a game in progress under these rules")
+    codes = <uint64_t*>malloc(CODES * sizeof(uint64_t))
+    if codes == NULL:
+        raise MemoryError()
+    try:
+        code = rule_action(&s, &cfg, codes, CODES, &table, &rng, &work, &drew)
+    finally:
+        free(codes)
+    return code, bool(drew)
+
+
+def policy_disagreements(object rules, bytes state, const uint64_t[:, ::1] hands,
+                         const uint64_t[::1] actions, int64_t[:, ::1] out,
+                         object policies=None, RuleOrder order=None):
     """out[i, p] = how many of seat p's actions (in ``actions``, the game from ``state`` on)
-    differ from the greedy agent's choice when every hand is world i's (hands[i], the hands
-    at ``state``): the reading of the play behind PIMCAgent's inference (ddz.play.inference).
+    differ from the choice of its policy (``policies``, as policy_playouts reads them; None:
+    the greedy agent) when every hand is world i's (hands[i], the hands at ``state``): the
+    reading of the play behind PIMCAgent's inference (ddz.play.inference). Where the rule
+    agent draws at random, any action agrees with it.
 
     state: GameCore.state_bytes() of a game under rules in play; hands: n x players card
     integers; actions: the codes taken from ``state`` on, in order; out: n x players. A world
@@ -192,9 +331,13 @@ def greedy_disagreements(object rules, bytes state, const uint64_t[:, ::1] hands
     cdef GameState s, world
     cdef Py_ssize_t n = hands.shape[0], m = actions.shape[0], i, k
     cdef int players = cfg.players, p, seat
-    cdef uint64_t work = 0, choice
+    cdef uint64_t work = 0, choice, rng = 0
     cdef uint64_t* codes
     cdef const char* raw = state
+    cdef int seat_policy[3]
+    cdef bint drew
+    cdef RuleTable table = order.table() if order is not None else no_table()
+    read_policies(policies, cfg.players, order, seat_policy)
     if len(state) != sizeof(GameState):
         raise ValueError(f"a game state is {sizeof(GameState)} bytes, not {len(state)}")
     memcpy(&s, raw, sizeof(GameState))
@@ -228,8 +371,9 @@ def greedy_disagreements(object rules, bytes state, const uint64_t[:, ::1] hands
                             out[i, p] = -1
                         break
                     seat = world.current
-                    choice = greedy_action(&world, &cfg, codes, CODES, &work)
-                    if choice != actions[k]:
+                    choice = policy_action(&world, &cfg, seat_policy[seat], codes, &table,
+                                           &rng, &work, &drew)
+                    if choice != actions[k] and not drew:
                         out[i, seat] += 1
                     apply_action(&world, &cfg, actions[k])
     finally:

@@ -38,7 +38,7 @@ from ddz.doudizhu.cards import Cards
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.moves import PASS, Move, MoveType
 from ddz.doudizhu.observation import Observation
-from ddz.play.search_agents import PIMCAgent, SolverAgent
+from ddz.play.search_agents import PIMC_OPPONENTS, PIMCAgent, SolverAgent
 
 __all__ = [
     "AGENTS",
@@ -492,6 +492,21 @@ def register_agent_kind(kind: str, resolve: Callable[[str], AgentFactory], usage
     if not kind.isidentifier():
         raise ValueError(f"an agent kind is a word, not {kind!r}")
     AGENT_KINDS[kind] = AgentKind(resolve, usage)
+
+
+def _modelling_pimc(model: str) -> AgentFactory:
+    """``pimc:MODEL``: ``PIMCAgent`` whose playouts play the other seats as ``MODEL``
+    (``opponent=``: ``greedy``, ``rlcard-rule`` or ``auto``)."""
+    if model not in PIMC_OPPONENTS:
+        raise ValueError(f"pimc:{model}: the models are {', '.join(PIMC_OPPONENTS)}")
+
+    def factory(seed: int | None) -> AnyAgent:
+        return PIMCAgent(seed, opponent=model)
+
+    return factory
+
+
+register_agent_kind("pimc", _modelling_pimc, "pimc:MODEL")
 
 
 def agent_names(registry: Mapping[str, AgentFactory] = AGENTS) -> str:

@@ -4,7 +4,7 @@ step 1; docs/agents.md, "What PIMC infers").
 :func:`ddz.sample_worlds` already deals only the worlds consistent with everything a seat has
 *seen*: its hand, every card played, the card counts, and the shown kitty (the landlord's
 bottom cards it has not played are placed in its hand in every world). What it does not use
-is what the other seats *chose*. One choice is read here:
+is what the other seats *chose*. Two readings are made here:
 
 * **a pass over a move the seat could have beaten**: in play, a seat that passed while
   holding a move that beats the table's (of the table's kind, not a bomb or rocket) did
@@ -17,15 +17,21 @@ is what the other seats *chose*. One choice is read here:
   neither do the observing seat's own passes. The hand a seat held when it passed is its
   hand in the world plus every card it played since.
 
-Nothing else is inferred: bids and passes in bidding, the choice of lead, the size of a
-move played are not read. The weights are soft on purpose: passing with a beater is legal
-and sometimes right, so no world is ever excluded, and when every world breaks the same
-evidence (a seat that passed strategically) the weights are equal again and the sample is
-the uniform one: the fallback when too few worlds agree with the play is built in.
+The other reading is a model's: :func:`model_disagreements` replays the play in each world
+and counts, for each seat, the moves its model would not have made there (the greedy agent,
+``greedy_weights``; or RLCard's rule agent, whose random draws agree with anything), and
+:func:`model_weights` turns the counts into weights.
+
+Nothing else is inferred: bids and passes in bidding are not read. The weights are soft on
+purpose: passing with a beater is legal and sometimes right, so no world is ever excluded,
+and when every world breaks the same evidence (a seat that passed strategically) the weights
+are equal again and the sample is the uniform one: the fallback when too few worlds agree
+with the play is built in.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,11 +43,14 @@ from ddz.doudizhu.cards import Cards
 from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.position import Position
 from ddz.doudizhu.rules import Rules
+from ddz.play.rule_model import rule_order
 
 __all__ = [
     "Pass",
     "greedy_disagreements",
     "greedy_weights",
+    "model_disagreements",
+    "model_weights",
     "pass_weights",
     "passes_over_beatable",
     "resample",
@@ -171,6 +180,18 @@ def greedy_disagreements(
     would have chosen holding that world's cards (worlds x players; -1 in a world the play
     could not come from). None when there is nothing to read: no play yet, no history, or a
     family with Skip and Reverse cards."""
+    return model_disagreements(observation, rules, hands, ["greedy"] * rules.players)
+
+
+def model_disagreements(
+    observation: Observation,
+    rules: Rules,
+    hands: npt.NDArray[np.uint64],
+    policies: Sequence[str],
+) -> npt.NDArray[np.int64] | None:
+    """:func:`greedy_disagreements` with each seat read through its model, ``policies[seat]``:
+    ``"greedy"`` or ``"rlcard-rule"`` (RLCard's rule agent, in C: ddz.play.rule_model; where
+    it draws at random, any action agrees with it)."""
     plays = [record for record in observation.history if record.phase == "play"]
     if not plays or observation.landlord is None:
         return None
@@ -198,12 +219,15 @@ def greedy_disagreements(
         # played before it): nothing to replay from
         return None
     out = np.empty((len(hands), rules.players), dtype=np.int64)
-    _playouts.greedy_disagreements(
+    order = rule_order() if "rlcard-rule" in policies else None
+    _playouts.policy_disagreements(
         rules,
         position.game().state_bytes(),
         np.ascontiguousarray(start),
         np.array(codes, dtype=np.uint64),
         out,
+        list(policies),
+        order,
     )
     return out
 
@@ -229,5 +253,28 @@ def greedy_weights(
     # relative to the world that agrees best: the same weights, without underflow
     fewest = differ[possible].min() if possible.any() else 0
     weights[possible] = greedy_weight ** (differ[possible] - fewest).astype(np.float64)
+    weights[~possible] = 0.0
+    return weights
+
+
+def model_weights(
+    counts: npt.NDArray[np.int64] | None, seats: dict[int, float], worlds: int
+) -> npt.NDArray[np.float64]:
+    """Each world's weight from ``counts`` (:func:`model_disagreements`): for each seat of
+    ``seats``, its weight to the power of that seat's disagreements in the world beyond its
+    fewest in any world (so the world that agrees best keeps 1, without underflow); 0 for a
+    world the play could not come from; all 1 with nothing to read (``counts`` None)."""
+    weights = np.ones(worlds, dtype=np.float64)
+    if counts is None:
+        return weights
+    possible = counts[:, 0] >= 0
+    if not possible.any():
+        return weights
+    for seat, weight in seats.items():
+        if weight == 1.0:
+            continue
+        differ = counts[:, seat]
+        fewest = differ[possible].min()
+        weights[possible] *= weight ** (differ[possible] - fewest).astype(np.float64)
     weights[~possible] = 0.0
     return weights

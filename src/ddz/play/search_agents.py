@@ -38,15 +38,29 @@ from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.rules import Rules
 from ddz.doudizhu.solver import Solver
 from ddz.doudizhu.worlds import Worlds, sample_worlds
-from ddz.play.inference import greedy_weights, pass_weights, passes_over_beatable, resample
+from ddz.play.inference import (
+    greedy_weights,
+    model_disagreements,
+    model_weights,
+    pass_weights,
+    passes_over_beatable,
+    resample,
+)
 from ddz.play.model_playouts import Model, model_playouts, plays_like
 from ddz.play.open_playouts import open_playouts
+from ddz.play.rule_model import OPPONENTS, rule_order
 
-__all__ = ["OBJECTIVES", "PIMCAgent", "SolverAgent"]
+__all__ = ["OBJECTIVES", "PIMC_OPPONENTS", "PIMCAgent", "SolverAgent"]
 
 OBJECTIVES = ("wp", "score")
 """What :class:`PIMCAgent` plays for: ``"wp"`` the share of sampled worlds it wins (win
 probability), ``"score"`` the expected stake (bid, bombs and spring under the game's Rules)."""
+
+
+PIMC_OPPONENTS = (*OPPONENTS, "auto")
+"""Whom :class:`PIMCAgent` plays the other seats as in its playouts (``opponent=``): the
+greedy agent, RLCard's rule agent, or, ``"auto"``, each seat as whichever of the two explains
+its play so far better."""
 
 
 def _objective(value: object) -> Literal["wp", "score"]:
@@ -389,6 +403,17 @@ class PIMCAgent:
     Bidding is searched the same way, in ``bid_worlds`` worlds (the kitty is among the
     hidden cards until shown): each bid's expected payoff against passing's.
 
+    ``opponent`` says whom the other seats are played as in step 2 and read through in step
+    1: ``"greedy"`` (as above), ``"rlcard-rule"`` (RLCard 1.2.0's rule agent, ported to C:
+    ``ddz._core.rule``, :mod:`ddz.play.rule_model`; three seats) or ``"auto"`` (the default:
+    each other seat as whichever of the two disagrees with fewer of its moves so far, the
+    greedy agent on a tie and with two seats). Under
+    the rule agent the other side plays as it, and a partner while some sampled world has it
+    playing every move as the rule agent would; each move a seat played as the rule agent
+    would not have made weighs its world by ``rule_weight``; ``oversample`` is then 10 unless
+    given; and step 3's verdicts that assume perfect play of a seat played as the rule agent
+    (a loss: perfect opponents; a farmers' win: a perfect partner) leave the playouts alone.
+
     ``seed`` makes it reproducible: the same observations give the same actions. A
     ``time_limit`` (seconds) bounds the whole decision: the playouts run in chunks of about
     32 with the clock read between them, the solves stop once it is spent, and what was
@@ -417,11 +442,21 @@ class PIMCAgent:
         time_limit: float | None = None,
         objective: str = "score",
         pass_weight: float = 1.0,
-        oversample: int = 3,
+        oversample: int | None = None,
         bid_worlds: int = 1000,
         greedy_weight: float = 0.2,
+        opponent: str = "auto",
+        rule_weight: float = 0.01,
     ) -> None:
         self.rules = rules
+        if opponent not in PIMC_OPPONENTS:
+            raise ValueError(
+                f"opponent must be one of {', '.join(PIMC_OPPONENTS)}, not {shorten(opponent)}"
+            )
+        self.opponent = opponent
+        self.rule_weight = check_number(rule_weight, "rule_weight")
+        if not 0 <= self.rule_weight <= 1:
+            raise ValueError(f"rule_weight must be from 0 to 1, not {rule_weight}")
         self.objective = _objective(objective)
         self.worlds = check_integer(worlds, "worlds", 1, 1 << 16)
         self.playouts = check_integer(playouts, "playouts", 1, 1 << 24)
@@ -436,7 +471,9 @@ class PIMCAgent:
         self.pass_weight = check_number(pass_weight, "pass_weight")
         if not 0 < self.pass_weight <= 1:
             raise ValueError(f"pass_weight must be above 0 and at most 1, not {pass_weight}")
-        self.oversample = check_integer(oversample, "oversample", 1, 64)
+        self.oversample = (
+            None if oversample is None else check_integer(oversample, "oversample", 1, 64)
+        )
         self.greedy_weight = check_number(greedy_weight, "greedy_weight")
         if not 0 <= self.greedy_weight <= 1:
             raise ValueError(f"greedy_weight must be from 0 to 1, not {greedy_weight}")
@@ -448,24 +485,107 @@ class PIMCAgent:
         return "PIMCAgent()"
 
     def _sample(self, observation: Observation, rules: Rules, seed: int) -> Worlds:
+        """Step 1's worlds (:meth:`_sample_models`)."""
+        return self._sample_models(observation, rules, seed)[0]
+
+    def _opponent(self, rules: Rules) -> str:
+        """The model of the other seats under ``rules``: ``"auto"`` reads through the greedy
+        agent alone where the rule agent does not play (two seats)."""
+        if self.opponent == "auto" and rules.players != 3:
+            return "greedy"
+        return self.opponent
+
+    def _oversample(self, rules: Rules) -> int:
+        """``oversample``, or when not given 3, and 10 under a model with the rule agent:
+        its moves say more of its hand than the greedy agent's, and its sharper weight needs
+        more worlds to draw from (measured: docs/agents.md)."""
+        if self.oversample is not None:
+            return self.oversample
+        return 3 if self._opponent(rules) == "greedy" else 10
+
+    def _sample_models(
+        self, observation: Observation, rules: Rules, seed: int
+    ) -> tuple[Worlds, list[str]]:
         """Step 1: ``worlds`` worlds, drawn from ``oversample`` times as many weighted by
-        what the other seats' play says (ddz.play.inference)."""
+        what the other seats' play says (ddz.play.inference), and each seat's model in the
+        playouts (:meth:`_models`)."""
+        opponent = self._opponent(rules)
+        oversample = self._oversample(rules)
+        models = self._models(observation, rules, None)
         reads = (
             observation.phase == "play"
-            and self.oversample > 1
-            and (self.pass_weight < 1 or self.greedy_weight < 1)
+            and oversample > 1
             and any(record.phase == "play" for record in observation.history)
         )
-        if not reads:
+        weighs = self.pass_weight < 1 or self.greedy_weight < 1 or opponent != "greedy"
+        if not (reads and weighs):
             n = self.bid_worlds if observation.phase == "bidding" else self.worlds
-            return sample_worlds(observation, n=n, seed=seed, rules=rules)
-        pool = sample_worlds(observation, n=self.worlds * self.oversample, seed=seed, rules=rules)
+            return sample_worlds(observation, n=n, seed=seed, rules=rules), models
+        pool = sample_worlds(observation, n=self.worlds * oversample, seed=seed, rules=rules)
         passes = passes_over_beatable(observation, rules) if self.pass_weight < 1 else []
         weights = pass_weights(pool.hands, passes, rules, self.pass_weight)
-        weights *= greedy_weights(observation, rules, pool.hands, self.greedy_weight)
+        if opponent == "greedy":
+            weights *= greedy_weights(observation, rules, pool.hands, self.greedy_weight)
+        else:
+            every = rules.players
+            rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
+            greedy = None
+            if opponent == "auto":
+                greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
+            models = self._models(observation, rules, (greedy, rule))
+            if greedy is None and self.greedy_weight < 1 and models.count("greedy") > 1:
+                # a partner played greedy: its moves read through the greedy agent (the
+                # replay skipped when no other seat needs it: it is most of the sampling)
+                greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
+            for counts, model, weight in (
+                (greedy, "greedy", self.greedy_weight),
+                (rule, "rlcard-rule", self.rule_weight),
+            ):
+                seats = {
+                    p: weight
+                    for p in range(every)
+                    if p != observation.player and models[p] == model
+                }
+                weights *= model_weights(counts, seats, len(weights))
         if not weights.any():  # no world agrees with the play: the uniform sample
             weights[:] = 1.0
-        return pool.take(resample(weights, self.worlds, seed))
+        return pool.take(resample(weights, self.worlds, seed)), models
+
+    def _models(
+        self,
+        observation: Observation,
+        rules: Rules,
+        counts: tuple[npt.NDArray[np.int64] | None, npt.NDArray[np.int64] | None] | None,
+    ) -> list[str]:
+        """Each seat's player in the playouts: the seat itself greedy; the others the greedy
+        agent under ``opponent="greedy"``; under ``"rlcard-rule"`` the other side the rule
+        agent, and a partner too while some sampled world has it playing every move as the
+        rule agent would; under ``"auto"`` each other seat the model that explains its play
+        so far with fewer disagreements in the world that agrees best (``counts``: the greedy
+        and rule disagreements of the pool), the greedy agent when they tie."""
+        players = rules.players
+        models = ["greedy"] * players
+        if self._opponent(rules) == "greedy" or players != 3 or observation.landlord is None:
+            return models
+        me, landlord = observation.player, observation.landlord
+        greedy, rule = counts if counts is not None else (None, None)
+        read = rule if rule is not None else greedy
+        possible = None if read is None else read[:, 0] >= 0
+        if possible is not None and not possible.any():
+            return models  # no world the play could come from: nothing read
+        for seat in range(players):
+            if seat == me:
+                continue
+            # each model's fewest disagreements with the seat's play in any world (0: not read)
+            fewest_rule = 0 if rule is None else int(rule[possible, seat].min())
+            fewest_greedy = 0 if greedy is None else int(greedy[possible, seat].min())
+            if self.opponent == "rlcard-rule":
+                partner = (seat == landlord) == (me == landlord)
+                if not partner or fewest_rule == 0:
+                    models[seat] = "rlcard-rule"
+            elif greedy is not None and fewest_rule < fewest_greedy:
+                models[seat] = "rlcard-rule"
+        return models
 
     def set_rules(self, rules: Rules) -> None:
         """The rules the game is played by (public knowledge; ``choose`` calls this)."""
@@ -497,8 +617,10 @@ class PIMCAgent:
             if out:  # a sure win now: no search can find a surer one
                 return _best_going_out(out)
         seed = self._rng.getrandbits(64)
+        if self._opponent(rules) != "greedy" and rules.players != 3:
+            raise ValueError(f"opponent={self.opponent!r} plays three seats, not two")
         try:
-            worlds = self._sample(observation, rules, seed)
+            worlds, models = self._sample_models(observation, rules, seed)
             template = worlds.game(0)
         except ValueError:
             # bidding seen without its history cannot be replayed: pass, always legal
@@ -531,14 +653,16 @@ class PIMCAgent:
         early: tuple[list[int], npt.NDArray[np.int64]] | None = None
         if first < count and len(legal) > self.keep:
             # many actions: a first round in a few worlds, then the best few in all of them
-            payoffs = self._play(rules, state, worlds, first, codes, me, seed, deadline)
+            payoffs = self._play(rules, state, worlds, first, codes, me, seed, deadline, models)
             if len(payoffs) == 0:  # the time limit came first
                 return legal[greedy]
             early = (candidates, payoffs)
             value = self._value(payoffs)
             ranked = sorted(candidates, key=lambda j: (-value[j], j))[: self.keep]
             candidates = sorted(set(ranked) | keep)
-        payoffs = self._play(rules, state, worlds, count, codes[candidates], me, seed, deadline)
+        payoffs = self._play(
+            rules, state, worlds, count, codes[candidates], me, seed, deadline, models
+        )
         if len(payoffs) == 0:  # the time limit came first: the first round's, else greedy
             if early is None:
                 return legal[greedy]
@@ -548,7 +672,9 @@ class PIMCAgent:
             chosen = [legal[j] for j in candidates]
             # the playouts' work limit may have stopped them before the last world
             hands = worlds.hands[: len(payoffs)]
-            proved = self._solve_worlds(template, hands, chosen, payoffs, me, deadline)
+            landlord = observation.landlord
+            trusted = (True, True) if landlord is None else self._trusted(models, me, landlord)
+            proved = self._solve_worlds(template, hands, chosen, payoffs, me, deadline, trusted)
         value = self._value(payoffs)
         allowed = list(range(len(candidates)))
         if proved.any():  # never trade a proved win for a playout's estimate
@@ -580,14 +706,17 @@ class PIMCAgent:
         me: int,
         seed: int,
         deadline: float | None = None,
+        models: list[str] | None = None,
     ) -> npt.NDArray[np.int64]:
         """Seat ``me``'s payoff in each of the first ``count`` worlds after each action (in
-        fewer worlds when the playouts' work reached ``work``, or the clock ``deadline``)."""
+        fewer worlds when the playouts' work reached ``work``, or the clock ``deadline``),
+        each seat played by its model (``models``; None: every seat greedy)."""
         payoffs = np.empty((count, len(codes)), dtype=np.int64)
         hands, kitty = worlds.hands[:count], worlds.kitty[:count]
+        order = rule_order() if models is not None and "rlcard-rule" in models else None
 
         def run(stop: _playouts.Stop | None) -> tuple[int, int]:
-            return _playouts.greedy_playouts(
+            return _playouts.policy_playouts(
                 rules,
                 state,
                 hands,
@@ -595,6 +724,8 @@ class PIMCAgent:
                 codes,
                 me,
                 payoffs,
+                models,
+                order,
                 seed,
                 self.epsilon,
                 self.work,
@@ -602,7 +733,9 @@ class PIMCAgent:
             )
 
         if deadline is not None:
-            return self._play_until(rules, state, hands, kitty, codes, me, payoffs, seed, deadline)
+            return self._play_until(
+                rules, state, hands, kitty, codes, me, payoffs, seed, deadline, models, order
+            )
         if count * len(codes) <= _DIRECT_PLAYOUTS or 0 < self.work <= _DIRECT_WORK:
             played, _ = run(None)  # short: no thread to pay for
         else:
@@ -623,6 +756,8 @@ class PIMCAgent:
         payoffs: npt.NDArray[np.int64],
         seed: int,
         deadline: float,
+        models: list[str] | None = None,
+        order: _playouts.RuleOrder | None = None,
     ) -> npt.NDArray[np.int64]:
         """:meth:`_play` under a time limit: the worlds in chunks of about
         ``_CHUNK_PLAYOUTS`` playouts (a millisecond or two), the clock read between chunks,
@@ -633,7 +768,7 @@ class PIMCAgent:
         while played < len(hands) and time.perf_counter() < deadline:
             end = min(len(hands), played + step)
             budget = 0 if self.work == 0 else max(1, self.work - work)
-            done, spent = _playouts.greedy_playouts(
+            done, spent = _playouts.policy_playouts(
                 rules,
                 state,
                 hands[played:end],
@@ -641,6 +776,8 @@ class PIMCAgent:
                 codes,
                 me,
                 payoffs[played:end],
+                models,
+                order,
                 seed ^ played,
                 self.epsilon,
                 budget,
@@ -651,6 +788,17 @@ class PIMCAgent:
             if played < end or (self.work and work >= self.work):
                 break
         return payoffs[:played]
+
+    @staticmethod
+    def _trusted(models: list[str], me: int, landlord: int) -> tuple[bool, bool]:
+        """Which of a solve's verdicts correct a playout: (a loss, a win). A loss assumes
+        perfect opponents, a farmers' win a perfect partner: where those seats are played
+        as RLCard's rule agent, the model is what they will play and the solver's perfect
+        play is not, so that verdict leaves the playout's result."""
+        side = [(seat == landlord) == (me == landlord) for seat in range(len(models))]
+        loss = all(m == "greedy" for seat, m in enumerate(models) if not side[seat])
+        win = all(m == "greedy" for seat, m in enumerate(models) if side[seat] and seat != me)
+        return loss, win
 
     def _value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """Each action's value under ``objective``: its share of won worlds (``"wp"``), or
@@ -670,6 +818,7 @@ class PIMCAgent:
         payoffs: npt.NDArray[np.int64],
         me: int,
         deadline: float | None,
+        trusted: tuple[bool, bool] = (True, True),
     ) -> npt.NDArray[np.bool_]:
         """Step 3 of the class docstring: correct the playouts with exact solves. Returns
         which actions are proved won in every world of ``payoffs``: the action ends the
@@ -714,7 +863,7 @@ class PIMCAgent:
                     continue
                 won = (value > 0) == same_side
                 won_in[j] += won
-                if (payoffs[i, j] > 0) != won:
+                if (payoffs[i, j] > 0) != won and trusted[won]:
                     payoffs[i, j] = stake if won else -stake
         proved: npt.NDArray[np.bool_] = over | ((won_in == len(hands)) & (len(hands) > 0))
         return proved
