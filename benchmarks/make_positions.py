@@ -120,7 +120,7 @@ def write_set(out: Path, seats: int, size: int) -> None:
 
 
 # whole deals: (deals, node budget of the first solve); the check solves get twice the budget
-DEALS = {"three": (100, 40_000_000), "two": (100, 8_000_000), "uno": (12, 8_000_000)}
+DEALS = {"three": (100, 40_000_000), "two": (100, 8_000_000), "uno": (12, 16_000_000)}
 # (the first deal, budget) of the deals searched within a smaller budget: the three-seat
 # deals past the first 24 (a deal not settled takes its whole budget: 40 M nodes is about
 # ten seconds of CPU)

@@ -321,7 +321,8 @@ def _arena_registry(names: Sequence[str]) -> dict[str, AgentFactory]:
 def _arena(args: argparse.Namespace) -> int:
     names = [*args.agents, args.against]
     registry = _arena_registry(names)
-    if any(name.rpartition(":")[2] == "rlcard-rule" for name in names):
+    # RLCard's own agent, asked move by move (pimc:rlcard-rule plays its C port instead)
+    if any(name in ("rlcard-rule", "solver:rlcard-rule") for name in names):
         if args.rules != "rlcard":
             raise ValueError("rlcard-rule plays RLCard's moves: --rules rlcard")
         try:
@@ -661,7 +662,9 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="AGENT",
         help=f"the agents to measure, each in its own games: {', '.join(ARENA_AGENTS)}, "
         "solver:MODEL (the solver playing its opponents in its playouts as MODEL does: "
-        "solver:rlcard-rule), douzero:PATH (DouZero's checkpoints, --rules douzero)",
+        "solver:rlcard-rule), pimc:MODEL (PIMC's playouts playing the other seats as MODEL: "
+        "greedy, rlcard-rule or auto, the default), douzero:PATH (DouZero's checkpoints, "
+        "--rules douzero)",
     )
     arena.add_argument(
         "--against",
