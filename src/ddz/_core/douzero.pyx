@@ -1812,13 +1812,30 @@ cdef void match_codes(Seat* s, const uint64_t* legal, Py_ssize_t n_legal,
             s.codes[k] = legal[keys[lo].index]
 
 
-cdef inline int cards_in(uint64_t mask) noexcept nogil:
-    """The number of cards of a ddz card mask (the sum of its digits)."""
-    cdef int total = 0
-    while mask:
-        total += mask & 7
-        mask >>= 3
-    return total
+cdef enum:
+    # a seat's observation vector (ddz.doudizhu.observation.observation_layout): the offsets
+    # of the fields observe_games reads, each a count per card symbol (17) or one-hot by
+    # seat relative to the observer (3)
+    V_HAND = 0
+    V_PLAYED = 17            # 3 x 17: the observer, the next seat, the one after
+    V_COUNTS = 68
+    V_LANDLORD = 71
+    V_PHASE = 128            # bidding, play, over
+    V_CURRENT = 136
+    V_DIRECTION = 139
+    V_HISTORY = 141          # the moves of play, newest first: 17 counts, then the seat
+    V_ENTRY = 20
+    VIEW_HISTORY = MAX_PLIES + 1     # one more than seat_build takes: a longer one is refused
+
+
+cdef inline uint64_t view_mask(const int8_t* counts) noexcept nogil:
+    """17 counts of an observation vector as a ddz card mask (a count past 7 is cut to its
+    digit; digits_of refuses what no deck holds)."""
+    cdef int r
+    cdef uint64_t mask = 0
+    for r in range(17):
+        mask |= (<uint64_t>(<uint8_t>counts[r] & 7)) << (3 * r)
+    return mask
 
 
 cdef class DouzeroSeats:
@@ -1842,6 +1859,8 @@ cdef class DouzeroSeats:
     cdef CodeKey* keys           # match_codes' sorting room (legal_capacity entries)
     cdef object single_out       # observe_games, per view: the code of its one legal action
     cdef uint64_t* single_ptr
+    cdef object view_out         # observe_games: the observation vector being read
+    cdef int8_t* view_ptr
     cdef object position_out     # per view: int8 position
     cdef object status_out       # per view: int8 status, int32 legal count, int64 first row
     cdef object count_out
@@ -1882,6 +1901,8 @@ cdef class DouzeroSeats:
         self.slots_out = [None, None, None]
         self.moves_out = [None, None, None]
         self.game_codes_out = [None, None, None]
+        self.view_out = np.zeros(V_HISTORY + V_ENTRY * VIEW_HISTORY, dtype=np.int8)
+        self.view_ptr = <int8_t*>data_of(self.view_out)
 
     def __dealloc__(self):
         cdef Py_ssize_t i
@@ -2011,10 +2032,10 @@ cdef class DouzeroSeats:
 
     def observe_games(self, cores):
         """``observe`` for games (``ddz._core.game.GameCore``s) at the turn of the seat to
-        act, read straight from each game's state: of that seat's view, its hand, each
-        seat's number of cards and played cards, the landlord, the direction and the moves
-        of the card play (the other hands' cards are never read, only counted); no
-        observation is built.
+        act, read from what that seat may know: its observation vector
+        (``GameCore.observation_into``, ``Game.observation_vector``: its hand, each seat's
+        number of cards and played cards, the landlord, the direction and the moves of the
+        card play) and its legal action codes; no observation object is built.
 
         Returns ``(position, status, count, start, groups, single)`` as ``observe``'s, with
         a fifth status, 4: one legal action (no features are written: ``single[i]`` is its
@@ -2039,14 +2060,17 @@ cdef class DouzeroSeats:
             self.busy = False
 
     cdef int _read_core(self, Py_ssize_t i, object core) except -1:
-        """Seat ``i`` built from the view of the seat to act in the game ``core``; its
+        """Seat ``i`` built from the view of the seat to act in the game ``core`` (its
+        observation vector, ``GameCore.observation_into``: what that seat may know); its
         SEAT_ status (and position, and where it is SEAT_OK, each legal move's code)."""
         cdef uint64_t hand
         cdef uint64_t played[3]
         cdef int32_t left[3]
-        cdef int landlord, player, a, p, seat, status
-        cdef Py_ssize_t k = 0, records, n_legal
-        cdef object hands, cards, history, record, phase
+        cdef int landlord = -1, player, a, p, r, rel, status, count
+        cdef Py_ssize_t k, n = 0, n_legal
+        cdef object phase
+        cdef const int8_t* v = self.view_ptr
+        cdef const int8_t* entry
         cdef uint64_t* grown
         cdef Seat* s = &self.seats[i]
         self.position_ptr[i] = 0
@@ -2063,38 +2087,41 @@ cdef class DouzeroSeats:
         if n_legal == 1:
             self.single_ptr[i] = self.legal_ptr[0]
             return SEAT_ONE
-        if core.direction != 1:
-            return SEAT_NOT_DEAL
-        landlord = core.landlord
         player = core.current
-        hands = core.hands
-        cards = core.played
-        if not (0 <= landlord < 3 and 0 <= player < 3 and len(hands) == 3 and len(cards) == 3):
+        if not 0 <= player < 3:
             return SEAT_NOT_DEAL
+        core.observation_into(player, VIEW_HISTORY, self.view_out)
+        # its fields relative to the seat: index 0 is the seat, 1 the next, 2 the one after
+        if v[V_DIRECTION] != 1 or v[V_PHASE + 1] != 1 or v[V_CURRENT] != 1:
+            return SEAT_NOT_DEAL
+        for rel in range(3):
+            if v[V_LANDLORD + rel]:
+                landlord = rel
+        if landlord < 0:
+            return SEAT_NOT_TURN
+        hand = view_mask(v + V_HAND)
         for p in range(3):
-            # the seats of the landlord, landlord_up (before it) and landlord_down (after)
-            seat = (landlord + (0 if p == LANDLORD else (2 if p == UP else 1))) % 3
-            played[p] = cards[seat]
-            left[p] = cards_in(hands[seat])     # a count: the seat sees how many, not which
-        a = PLAY_ORDER[(player - landlord + 3) % 3]
-        hand = hands[player]
-        history = core.history_entries()
-        records = len(history)
-        if records > self.codes_capacity:
-            grown = <uint64_t*>realloc(self.codes, records * sizeof(uint64_t))
+            # landlord_up sits before the landlord, landlord_down after it
+            rel = (landlord + (0 if p == LANDLORD else (2 if p == UP else 1))) % 3
+            played[p] = view_mask(v + V_PLAYED + 17 * rel)
+            left[p] = v[V_COUNTS + rel]
+        a = PLAY_ORDER[(3 - landlord) % 3]
+        # the moves of the card play, newest first; the slots past the first move are empty
+        # (not even a seat), and there is room for one more than a seat_build takes
+        while n < VIEW_HISTORY:
+            entry = v + V_HISTORY + V_ENTRY * n
+            if not (entry[17] or entry[18] or entry[19]):
+                break
+            n += 1
+        if n > self.codes_capacity:
+            grown = <uint64_t*>realloc(self.codes, n * sizeof(uint64_t))
             if grown == NULL:
                 raise MemoryError()
             self.codes = grown
-            self.codes_capacity = records
-        for record in history:
-            # (ply, player, phase, code): the moves of the card play, in order
-            phase = record[2]
-            if phase is PLAY or phase == PLAY:
-                if k == records:
-                    raise ValueError("the history changed while it was read")
-                self.codes[k] = (<uint64_t>record[3]) & DDZ_CARDS_MASK
-                k += 1
-        status = seat_build(s, a, hand, played, left, self.codes, k, &self.scratch, self.memo)
+            self.codes_capacity = n
+        for k in range(n):
+            self.codes[n - 1 - k] = view_mask(v + V_HISTORY + V_ENTRY * k)
+        status = seat_build(s, a, hand, played, left, self.codes, n, &self.scratch, self.memo)
         if status < 0:
             raise MemoryError()
         if status != SEAT_OK:

@@ -11,8 +11,10 @@ of equal values, as ``np.argmax``); a seat with one legal action plays it unaske
 :meth:`DouZeroAgent.act_batch` chooses for many observations at once: one forward pass of
 each position's model for all the decisions of that position, their features written in one
 C call, the LSTM and the state's share of the first layer run once per decision
-(:meth:`ddz.learn.models.DeepMonteCarloNet.compact_values`). The arena uses it
-(``run_arena(..., tables=N)``).
+(:meth:`ddz.learn.models.DeepMonteCarloNet.compact_values`). :meth:`DouZeroAgent.act_games`
+chooses the same for many games' seats to act, their features read from the games' state
+in C, only each seat's view (no observation built), and gives the actions' codes: the
+arena's lockstep tables use it (``run_arena(..., tables=N)``).
 """
 
 from __future__ import annotations
@@ -197,7 +199,8 @@ def load_models(
 
 class DouZeroAgent:
     """An agent playing DouZero's networks (see the module): ``act(observation)`` like every
-    ddz agent, ``act_batch(observations)`` for many at once.
+    ddz agent, ``act_batch(observations)`` for many at once, ``act_games(games)`` for the
+    seats to act of many games (the arena's).
 
     ``checkpoint`` is what :func:`load_models` reads; ``device`` where the models run.
     It plays DouZero's card play only: :meth:`set_rules` (which the arena and
