@@ -4,8 +4,10 @@
 The same seeded games (``ddz.DOUZERO``, a DouZeroAgent with random weights at every seat) are
 played by ``ddz.play.arena.play_games`` with ``tables=1`` (each decision one forward pass of
 a position's model) and with ``tables=--tables`` (all the decisions of a position at one step
-one forward pass); the games are checked equal first. A decision is one observation the agent
-is asked about in the card play (one with a single legal action too, which needs no network).
+one forward pass); the games are checked equal first. A decision is one seat to act the agent
+is asked about (one with a single legal action too, which needs no network). The arena hands
+the agent the games (``act_games``); ``--observations`` also measures it handed each seat's
+observation (``act_batch``), both ways, as the arena did before.
 
 Samples run round-robin (batched, one at a time, ...), each a pass over ``--games`` games
 with the garbage collector paused; the median of ``--repeats`` samples of each is reported,

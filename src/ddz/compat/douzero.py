@@ -764,15 +764,15 @@ class SeatEncoder:
 
     def encode_games(self, games: Sequence[Game]) -> GameFeatures:
         """The features of the seat to act in each game, as :meth:`encode` writes them from
-        ``game.observation(game.current_player)``, read straight from the game's state in
-        C with no observation built (see :class:`GameFeatures`).
+        ``game.observation(game.current_player)``, with no observation object built (see
+        :class:`GameFeatures`).
 
-        Only that seat's view is read: its own hand, each seat's number of cards and played
-        cards, the landlord and the moves of the card play (the other hands are counted,
-        never read card by card), and its legal actions, to say which of the game's actions
-        plays a row. A seat with one legal action gets status 4 and nothing else, as DouZero
-        plays it without features; the others get what :meth:`encode` gives their
-        observations."""
+        Only what that seat may know is read, in C: its observation vector as the core
+        writes it (``game.observation_vector(seat)``'s fields: its hand, each seat's number
+        of cards and played cards, the landlord, the moves of play) and its legal actions'
+        codes, to say which of the game's actions plays a row. A seat with one legal action
+        gets status 4 and nothing else, as DouZero plays it without features; the others
+        get what :meth:`encode` gives their observations."""
         # the core's state is what Game.observation reads (the C side checks its type)
         cores = [game._core for game in games if isinstance(game, Game)]
         if len(cores) != len(games):

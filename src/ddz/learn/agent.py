@@ -303,12 +303,11 @@ class DouZeroAgent:
         """The core code (``Move.code``, ``Bid.code``) of the action :meth:`act` chooses
         for the seat to act of each game: what :meth:`act_batch` chooses for
         ``game.observation(game.current_player)``, with no observation built for the card
-        play. Only that seat's view of each game is read: its features come from the
-        game's state in C (:meth:`ddz.compat.douzero.SeatEncoder.encode_games`, which
-        reads the seat's hand, the cards counted and played and the moves), and a seat with
-        one legal action plays it. The seat's observation is built only for what the
-        network does not settle: bidding, a history DouZero's game does not allow, and
-        cards several legal actions play. The arena's lockstep tables use it
+        play. Only that seat's view of each game is read: its features come from its
+        observation vector, in C (:meth:`ddz.compat.douzero.SeatEncoder.encode_games`),
+        and a seat with one legal action plays it. The seat's observation is built only for
+        what the network does not settle: bidding, a history DouZero's game does not allow,
+        and cards several legal actions play. The arena's lockstep tables use it
         (:func:`ddz.play.arena.play_games`), stepping each game with the code."""
         features = self._encoder.encode_games(games)
         chosen: list[int] = features.single.tolist()
