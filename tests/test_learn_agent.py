@@ -167,6 +167,8 @@ def test_batched_games_are_the_games_played_one_at_a_time(agent: DouZeroAgent) -
         del agent.act_games
     assert batched == alone
     assert max(calls) >= 4  # several tables asked in one call
+    unchecked = [game.record() for game, _ in play_games(jobs(), tables=8, checked=False)]
+    assert unchecked == alone  # the codes pushed, not stepped
     # handed observations instead (an agent without act_games): the same games
     agent.act_games = None  # type: ignore[assignment, method-assign]
     try:
@@ -465,3 +467,14 @@ def test_a_decision_douzero_sees_one_action_in_is_not_valued(agent: DouZeroAgent
     assert str(alone[0]) == "pass"
     assert agent.act_batch([single, valued]) == alone
     assert agent.act_batch([valued, single, valued]) == [alone[1], alone[0], alone[1]]
+
+
+def test_the_arena_refuses_a_wrong_number_of_codes(agent: DouZeroAgent) -> None:
+    class Short(DouZeroAgent):
+        def act_games(self, games: Any) -> list[int]:
+            return super().act_games(games)[1:]
+
+    short = Short.from_models(agent.models)
+    jobs = [(ddz.Game(ddz.DOUZERO, seed=s), [short] * 3) for s in (1, 2)]
+    with pytest.raises(ValueError, match="act_games gave 1 codes for 2 games"):
+        list(play_games(jobs, tables=2))

@@ -46,9 +46,11 @@ from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.rules import DOUZERO
 
 __all__ = [
+    "NO_CODE",
     "OBJECTIVES",
     "POSITIONS",
     "SEAT_STATUS",
+    "SEVERAL_CODES",
     "CompactBatch",
     "CompactObservation",
     "Env",
