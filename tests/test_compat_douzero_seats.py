@@ -34,6 +34,7 @@ from ddz.compat.douzero import (
     action_for_mask,
     seat_observation,
 )
+from ddz.doudizhu.rules import PRESETS
 
 from .test_compat_douzero import assert_same_obs, peer, skewed_deal
 
@@ -341,3 +342,31 @@ def test_encode_games_takes_games_only() -> None:
     while not over.is_over:
         over.step(over.legal_actions()[-1])
     assert encoder.encode_games([over]).status.tolist() == [3]
+
+
+def test_encode_games_takes_any_rules_games_without_fault() -> None:
+    # every preset's games (two seats, Uno the Landlord's Skip and Reverse, other decks), at
+    # every ply: a status for each, features where (only where) the seat's observation gets
+    # them
+    rng = random.Random(9)
+    encoder = SeatEncoder()
+    for name, rules in PRESETS.items():
+        states = []
+        for seed in range(3):
+            game = ddz.Game(rules, seed=seed)
+            while not game.is_over:
+                states.append(game.copy())
+                game.step(rng.choice(game.legal_actions()))
+            states.append(game)
+        features = encoder.encode_games(states)
+        assert set(features.status.tolist()) <= {0, 1, 2, 3, 4}, name
+        asked = [
+            index
+            for index, state in enumerate(states)
+            if state.phase == "play" and len(state.legal_actions()) > 1
+        ]
+        seen = [states[k].observation(states[k].current_player) for k in asked]  # type: ignore[arg-type]
+        written = (SeatEncoder().encode(seen).status == 0).tolist()
+        assert (features.status[asked] == 0).tolist() == written, name
+        assert (features.status == 0).sum() == sum(written), name
+        assert any(written) == (name in ("classic", "douzero", "rlcard")), name
