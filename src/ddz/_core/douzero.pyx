@@ -2066,7 +2066,7 @@ cdef class DouzeroSeats:
         cdef uint64_t hand
         cdef uint64_t played[3]
         cdef int32_t left[3]
-        cdef int landlord = -1, player, a, p, r, rel, status, count
+        cdef int landlord = -1, player, a, p, rel, status
         cdef Py_ssize_t k, n = 0, n_legal
         cdef object phase
         cdef const int8_t* v = self.view_ptr
@@ -2232,7 +2232,7 @@ cdef class DouzeroSeats:
                 encode_cards(seat.legal.moves + k * MOVE_BYTES, actions + k * CARD_BITS)
                 self.slots_ptr[p][start + k] = s
                 self.moves_ptr[p][start + k] = mask_of(seat.legal.moves + k * MOVE_BYTES)
-            if games:
+            if games and seat.legal.n:
                 memcpy(self.game_codes_ptr[p] + start, seat.codes, seat.legal.n * sizeof(uint64_t))
             self.tables_ptr[p][s] = i
             self.offsets_ptr[p][s + 1] = start + seat.legal.n
