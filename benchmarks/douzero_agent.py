@@ -4,8 +4,10 @@
 The same seeded games (``ddz.DOUZERO``, a DouZeroAgent with random weights at every seat) are
 played by ``ddz.play.arena.play_games`` with ``tables=1`` (each decision one forward pass of
 a position's model) and with ``tables=--tables`` (all the decisions of a position at one step
-one forward pass); the games are checked equal first. A decision is one observation the agent
-is asked about in the card play (one with a single legal action too, which needs no network).
+one forward pass); the games are checked equal first. A decision is one seat to act the agent
+is asked about (one with a single legal action too, which needs no network). The arena hands
+the agent the games (``act_games``); ``--observations`` also measures it handed each seat's
+observation (``act_batch``), both ways, as the arena did before.
 
 Samples run round-robin (batched, one at a time, ...), each a pass over ``--games`` games
 with the garbage collector paused; the median of ``--repeats`` samples of each is reported,
@@ -42,16 +44,25 @@ def games(count: int, agent: DouZeroAgent, seed: int) -> list[tuple[ddz.Game, li
     return [(ddz.Game(ddz.DOUZERO, seed=seed + k), [agent] * 3) for k in range(count)]
 
 
+class ObservationAgent(DouZeroAgent):
+    """DouZeroAgent without ``act_games``: the arena hands it observations (``act_batch``),
+    as before it read the games' state in C (``--observations``)."""
+
+    act_games = None  # type: ignore[assignment]
+
+
 def arena_sample(agent: DouZeroAgent, count: int, seed: int, tables: int) -> tuple[int, float]:
     decisions = 0
-    original = agent.act_batch
+    # the method the arena calls (act_games asks act_batch for bidding: not counted twice)
+    name = "act_games" if callable(agent.act_games) else "act_batch"
+    original = getattr(agent, name)
 
-    def counted(observations: Any) -> Any:
+    def counted(given: Any) -> Any:
         nonlocal decisions
-        decisions += len(observations)
-        return original(observations)
+        decisions += len(given)
+        return original(given)
 
-    agent.act_batch = counted  # type: ignore[method-assign]
+    setattr(agent, name, counted)
     gc.disable()
     try:
         start = time.perf_counter()
@@ -60,7 +71,7 @@ def arena_sample(agent: DouZeroAgent, count: int, seed: int, tables: int) -> tup
         elapsed = time.perf_counter() - start
     finally:
         gc.enable()
-        del agent.act_batch
+        delattr(agent, name)
     return decisions, elapsed
 
 
@@ -136,6 +147,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     parser.add_argument("--deep-agent", action="store_true", help="DouZero's own loop too")
+    parser.add_argument(
+        "--observations",
+        action="store_true",
+        help="also hand the agent observations (act_batch), both ways, as before act_games",
+    )
     parser.add_argument("--json", metavar="PATH", help="write the samples and medians")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -145,19 +161,28 @@ def main() -> int:
     for position, model in models.items():
         torch.save(model.state_dict(), directory / f"{position}.ckpt")
     agent = DouZeroAgent(directory)
+    # the arena samples: (agent, tables) of each kind
+    arenas: dict[str, tuple[DouZeroAgent, int]] = {
+        "batched": (agent, args.tables),
+        "one table": (agent, 1),
+    }
+    if args.observations:
+        observing = ObservationAgent(directory)
+        arenas["batched, observations"] = (observing, args.tables)
+        arenas["one table, observations"] = (observing, 1)
 
-    batched = [
-        g.record() for g, _ in play_games(games(args.games, agent, args.seed), tables=args.tables)
-    ]
     alone = [g.record() for g, _ in play_games(games(args.games, agent, args.seed), tables=1)]
-    differ = sum(b != a for b, a in zip(batched, alone, strict=True))
-    print(f"{differ} of {args.games} games differ from one table at a time", flush=True)
+    for kind, (player, tables) in arenas.items():
+        if kind != "one table":
+            played = play_games(games(args.games, player, args.seed), tables=tables)
+            differ = sum(g.record() != a for (g, _), a in zip(played, alone, strict=True))
+            print(f"{kind}: {differ} of {args.games} games differ from one table", flush=True)
 
-    kinds = ["batched", "one table"] + (["DouZero DeepAgent"] if args.deep_agent else [])
+    kinds = [*arenas] + (["DouZero DeepAgent"] if args.deep_agent else [])
     samples: dict[str, list[tuple[int, float]]] = {kind: [] for kind in kinds}
     for _ in range(args.repeats):
-        samples["batched"].append(arena_sample(agent, args.games, args.seed, args.tables))
-        samples["one table"].append(arena_sample(agent, args.games, args.seed, 1))
+        for kind, (player, tables) in arenas.items():
+            samples[kind].append(arena_sample(player, args.games, args.seed, tables))
         if args.deep_agent:
             result = deep_agent_sample(directory, args.games, args.seed)
             if result is None:
@@ -176,8 +201,8 @@ def main() -> int:
     )
     for kind in kinds:
         ratio = medians[kind] / medians["one table"]
-        tables = f" ({args.tables} tables)" if kind == "batched" else ""
-        print(f"{kind + tables:<24} {medians[kind]:>10,.0f} decisions/s  {ratio:5.2f}x")
+        tables = f" ({args.tables} tables)" if kind.startswith("batched") else ""
+        print(f"{kind + tables:<38} {medians[kind]:>10,.0f} decisions/s  {ratio:5.2f}x")
     if args.json:
         Path(args.json).write_text(json.dumps({"samples": samples, "medians": medians}, indent=1))
     return 0

@@ -25,13 +25,16 @@ from ddz._core.douzero import DouzeroSeats
 from ddz._core.moves import CARDS_MASK
 from ddz.agents import GreedyAgent
 from ddz.compat.douzero import (
+    NO_CODE,
     POSITIONS,
     SEAT_STATUS,
+    SEVERAL_CODES,
     SeatEncoder,
     action_for,
     action_for_mask,
     seat_observation,
 )
+from ddz.doudizhu.rules import PRESETS
 
 from .test_compat_douzero import assert_same_obs, peer, skewed_deal
 
@@ -261,3 +264,109 @@ def test_a_view_that_calls_the_core_again_while_read_is_refused() -> None:
     with pytest.raises(RuntimeError, match="in use"):
         core.observe([Reentrant()])
     assert core.observe([None])[1].tolist() == [2]  # and usable again afterwards
+
+
+def test_features_read_from_the_games_are_the_observations() -> None:
+    # encode_games reads the seat to act straight from each game: at every decision of
+    # varied games (refused histories, several readings of a multiset, bidding) it gives
+    # what encode gives the seat's observation, one legal action aside (status 4 and its
+    # code), and each row's code is the action action_for_mask gives for its cards
+    rng = random.Random(33)
+    encoder, observed = SeatEncoder(), SeatEncoder()
+    checked = {"written": 0, "refused": 0, "one": 0, "several": 0, "bidding": 0}
+    for number, game in enumerate(games(rng)):
+        if number % 3:
+            continue  # a third of the games: the cases below all come up
+        states = [ddz.Game(ddz.DOUZERO.replace(bidding="points"), seed=number)]
+        while not game.is_over:
+            states.append(game.copy())
+            seen = game.observation(game.current_player)  # type: ignore[arg-type]
+            try:
+                douzeros = seat_observation(seen)["legal_actions"]
+            except ValueError:
+                douzeros = []
+            game.step(pick(seen, douzeros, rng))
+        views = [state.observation(state.current_player) for state in states]  # type: ignore[arg-type]
+        mine = encoder.encode_games(states)
+        theirs = observed.encode(views)
+        for index, (state, seen) in enumerate(zip(states, views, strict=True)):
+            status = int(mine.status[index])
+            if state.phase != "play":
+                assert status == 3
+                checked["bidding"] += 1
+                continue
+            if len(seen.legal_actions) == 1:
+                assert status == 4 and int(mine.single[index]) == seen.legal_actions[0].code
+                checked["one"] += 1
+                continue
+            assert status == int(theirs.status[index])
+            if status:
+                checked["refused"] += 1
+                continue
+            checked["written"] += 1
+            p = int(mine.position[index])
+            assert p == int(theirs.position[index])
+            assert int(mine.legal_count[index]) == int(theirs.legal_count[index])
+            a, b = mine.groups[p], theirs.groups[p]
+            slot_a = int(np.searchsorted(a.tables, index))
+            slot_b = int(np.searchsorted(b.tables, index))
+            rows_a = slice(int(a.offsets[slot_a]), int(a.offsets[slot_a + 1]))
+            rows_b = slice(int(b.offsets[slot_b]), int(b.offsets[slot_b + 1]))
+            assert int(mine.row_start[index]) == rows_a.start
+            assert np.array_equal(a.x_no_action[slot_a], b.x_no_action[slot_b])
+            assert np.array_equal(a.z[slot_a], b.z[slot_b])
+            assert np.array_equal(a.action_rows[rows_a], b.action_rows[rows_b])
+            assert (a.row_slot[rows_a] == slot_a).all()
+            masks = mine.moves[p][rows_a].tolist()
+            assert masks == theirs.moves[p][rows_b].tolist()
+            for mask, code in zip(masks, mine.codes[p][rows_a].tolist(), strict=True):
+                found = [m for m in seen.legal_actions if m.code & CARDS_MASK == mask]
+                if not found:
+                    assert code == NO_CODE
+                elif len(found) > 1 and mask:
+                    assert code == SEVERAL_CODES
+                    checked["several"] += 1
+                else:
+                    assert code == action_for_mask(seen, mask).code
+    assert min(checked.values()) > 10, checked
+
+
+def test_encode_games_takes_games_only() -> None:
+    encoder = SeatEncoder()
+    with pytest.raises(TypeError, match="ddz Games"):
+        encoder.encode_games([ddz.Game(ddz.DOUZERO, seed=1), "game"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="GameCore"):
+        DouzeroSeats().observe_games([SimpleNamespace(phase="play")])
+    assert encoder.encode_games([]).status.size == 0
+    over = ddz.Game(ddz.DOUZERO, seed=2)
+    while not over.is_over:
+        over.step(over.legal_actions()[-1])
+    assert encoder.encode_games([over]).status.tolist() == [3]
+
+
+def test_encode_games_takes_any_rules_games_without_fault() -> None:
+    # every preset's games (two seats, Uno the Landlord's Skip and Reverse, other decks), at
+    # every ply: a status for each, features where (only where) the seat's observation gets
+    # them
+    rng = random.Random(9)
+    encoder = SeatEncoder()
+    for name, rules in PRESETS.items():
+        states = []
+        for seed in range(3):
+            game = ddz.Game(rules, seed=seed)
+            while not game.is_over:
+                states.append(game.copy())
+                game.step(rng.choice(game.legal_actions()))
+            states.append(game)
+        features = encoder.encode_games(states)
+        assert set(features.status.tolist()) <= {0, 1, 2, 3, 4}, name
+        asked = [
+            index
+            for index, state in enumerate(states)
+            if state.phase == "play" and len(state.legal_actions()) > 1
+        ]
+        seen = [states[k].observation(states[k].current_player) for k in asked]  # type: ignore[arg-type]
+        written = (SeatEncoder().encode(seen).status == 0).tolist()
+        assert (features.status[asked] == 0).tolist() == written, name
+        assert (features.status == 0).sum() == sum(written), name
+        assert any(written) == (name in ("classic", "douzero", "rlcard")), name

@@ -7,24 +7,28 @@ must agree on whatever the network says, not on good play.
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 
 import ddz  # noqa: E402
 from ddz.compat.douzero import POSITIONS, seat_observation  # noqa: E402
-from ddz.learn.agent import DouZeroAgent, accepts_rules, load_models  # noqa: E402
+from ddz.learn.agent import DouZeroAgent, _first_maxima, accepts_rules, load_models  # noqa: E402
 from ddz.learn.models import new_models  # noqa: E402
 from ddz.play.agents import GreedyAgent, RandomAgent, agent_factory, make_agent  # noqa: E402
 from ddz.play.arena import play_game, play_games, run_arena  # noqa: E402
 from tests import douzero_networks  # noqa: E402
 
 from .test_compat_douzero import assert_same_obs  # noqa: E402
+from .test_compat_douzero_seats import games as seat_games  # noqa: E402
 
 VALUES = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
 DECK = [v for v in VALUES[:13] for _ in range(4)] + [20, 30]
@@ -149,20 +153,104 @@ def test_batched_games_are_the_games_played_one_at_a_time(agent: DouZeroAgent) -
         ]
 
     calls: list[int] = []
-    original = agent.act_batch
+    original = agent.act_games
 
-    def counted(observations: list[ddz.Observation]) -> list[Any]:
-        calls.append(len(observations))
-        return original(observations)
+    def counted(games: list[ddz.Game]) -> list[int]:
+        calls.append(len(games))
+        return original(games)
 
     alone = [play_game(game, players)[0].record() for game, players in jobs()]
-    agent.act_batch = counted  # type: ignore[method-assign]
+    agent.act_games = counted  # type: ignore[method-assign]
     try:
         batched = [game.record() for game, _ in play_games(jobs(), tables=8)]
     finally:
-        del agent.act_batch
+        del agent.act_games
     assert batched == alone
     assert max(calls) >= 4  # several tables asked in one call
+    unchecked = [game.record() for game, _ in play_games(jobs(), tables=8, checked=False)]
+    assert unchecked == alone  # the codes pushed, not stepped
+    # handed observations instead (an agent without act_games): the same games
+    agent.act_games = None  # type: ignore[assignment, method-assign]
+    try:
+        observed = [game.record() for game, _ in play_games(jobs(), tables=8)]
+    finally:
+        del agent.act_games
+    assert observed == alone
+
+
+def test_choices_read_from_the_games_are_the_observations(agent: DouZeroAgent) -> None:
+    # act_games against act_batch on the seats' observations, at every decision of varied
+    # games (bidding, one legal action, a history DouZero's game does not allow, hands of
+    # planes and bombs whose cards several readings play), in one call: the network's
+    # choices; then with rows chosen for it (its first and last few, cards it lists twice),
+    # so that each row's action (a reading among several, cards no action plays)
+    # is the one the observation path plays
+    rng = random.Random(4)
+    parse = ddz.Cards.parse
+    hands = [parse("33344455566677882"), parse("TTTJJJQQQ78956ABR"), parse("34789TJQKKKKAAA22")]
+    scripted = ddz.Game(
+        ddz.DOUZERO.replace(bidding="random"), deal=(hands, parse("992")), first_player=0
+    )
+    states = [scripted.copy()]
+    for move in ("444555666+333", "TTTJJJQQQ+789"):  # answered under a foreign reading
+        scripted.step(move)
+        states.append(scripted.copy())
+    skewed = itertools.islice(seat_games(rng), 30, 34)  # deals of planes, bombs, chains
+    seeded = [ddz.Game(POINTS if n % 2 else ddz.DOUZERO, seed=200 + n) for n in range(3)]
+    for game in [scripted, *skewed, *seeded]:
+        while not game.is_over:
+            states.append(game.copy())
+            legal = list(game.legal_actions())
+            played = Counter(a.cards for a in legal if isinstance(a, ddz.Move) and a.cards)
+            readings = [a for a in legal if isinstance(a, ddz.Move) and played[a.cards] > 1]
+            game.step(rng.choice(readings if readings and rng.random() < 0.7 else legal))
+    views = [state.observation(state.current_player) for state in states]  # type: ignore[arg-type]
+    fresh = DouZeroAgent.from_models(agent.models)
+    observing = DouZeroAgent.from_models(agent.models)
+
+    def codes(actions: list[Any]) -> list[int]:
+        return [state.parse_action(a).code for state, a in zip(states, actions, strict=True)]
+
+    assert fresh.act_games(states) == codes(observing.act_batch(views))
+    assert fresh.fallbacks == observing.fallbacks > 0
+    original = DouZeroAgent._rows
+    for shift in range(-5, 6):
+
+        def rows(self: DouZeroAgent, group: Any, shift: int = shift) -> Any:
+            # standing in for the network's choice: each decision's row `shift` from its
+            # first (from its last when negative), or (shift 5) its first row whose cards
+            # come again in another row (DouZero lists 333444555+666 and 444555666+333):
+            # cards several readings play, where the reading is chosen
+            first, end = group.offsets[:-1], group.offsets[1:]
+            if shift < 5:
+                return np.clip(first + shift if shift >= 0 else end + shift, first, end - 1)
+            chosen = first.copy()
+            for slot, (a, b) in enumerate(zip(first.tolist(), end.tolist(), strict=True)):
+                _, again, counts = np.unique(
+                    group.action_rows[a:b], axis=0, return_inverse=True, return_counts=True
+                )
+                repeated = np.flatnonzero(counts[again.ravel()] > 1)
+                chosen[slot] = a + (repeated[0] if repeated.size else 0)
+            return chosen
+
+        DouZeroAgent._rows = rows  # type: ignore[method-assign]
+        try:
+            assert fresh.act_games(states) == codes(observing.act_batch(views))
+        finally:
+            DouZeroAgent._rows = original  # type: ignore[method-assign]
+    assert fresh.fallbacks == observing.fallbacks
+
+
+def test_first_maxima_is_argmax_of_each_segment() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        counts = rng.integers(1, 6, int(rng.integers(1, 8)))
+        values = rng.integers(0, 3, int(counts.sum())).astype(np.float32)  # many ties
+        if rng.random() < 0.2:
+            values[rng.integers(0, values.size)] = np.nan
+        starts = np.cumsum(counts) - counts
+        expected = [int(np.argmax(values[a : a + n])) for a, n in zip(starts, counts, strict=True)]
+        assert _first_maxima(values, counts).tolist() == expected
 
 
 def test_the_arena_gives_the_same_result_whatever_the_tables(checkpoint: Path) -> None:
@@ -379,3 +467,14 @@ def test_a_decision_douzero_sees_one_action_in_is_not_valued(agent: DouZeroAgent
     assert str(alone[0]) == "pass"
     assert agent.act_batch([single, valued]) == alone
     assert agent.act_batch([valued, single, valued]) == [alone[1], alone[0], alone[1]]
+
+
+def test_the_arena_refuses_a_wrong_number_of_codes(agent: DouZeroAgent) -> None:
+    class Short(DouZeroAgent):
+        def act_games(self, games: Any) -> list[int]:
+            return super().act_games(games)[1:]
+
+    short = Short.from_models(agent.models)
+    jobs = [(ddz.Game(ddz.DOUZERO, seed=s), [short] * 3) for s in (1, 2)]
+    with pytest.raises(ValueError, match="act_games gave 1 codes for 2 games"):
+        list(play_games(jobs, tables=2))

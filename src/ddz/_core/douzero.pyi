@@ -112,3 +112,25 @@ class DouzeroSeats:
             ...,
         ],
     ]: ...
+    def observe_games(
+        self, cores: list[Any]
+    ) -> tuple[
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.int32],
+        npt.NDArray[np.int64],
+        tuple[
+            tuple[
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int8],
+                npt.NDArray[np.int64],
+                npt.NDArray[np.uint64],
+                npt.NDArray[np.uint64],
+            ],
+            ...,
+        ],
+        npt.NDArray[np.uint64],
+    ]: ...

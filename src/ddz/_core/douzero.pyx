@@ -25,13 +25,15 @@ landlord_down, landlord_up.
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t, uint64_t
-from libc.stdlib cimport calloc, malloc, realloc, free
+from libc.stdlib cimport calloc, malloc, qsort, realloc, free
 from libc.string cimport memcpy, memset, memcmp
 
 from ddz._core.layout cimport DDZ_CARDS_MASK
 from ddz._core.rng cimport below, splitmix64
 
 import numpy as np
+
+from ddz._core.game import GameCore
 
 cdef enum:
     RANKS = 15
@@ -1575,6 +1577,7 @@ cdef enum:                   # DouzeroSeats.observe's status of a seat
     SEAT_ILLEGAL = 1         # a move of the history DouZero's rules do not allow there
     SEAT_NOT_DEAL = 2        # not a view of DouZero's deal (54 cards, 20/17/17)
     SEAT_NOT_TURN = 3        # the moves do not lead to this position's turn
+    SEAT_ONE = 4             # observe_games: one legal action (no features written)
 
 cdef str PLAY = "play"      # the phase of a record of the card play
 
@@ -1607,6 +1610,8 @@ cdef struct Seat:
     int to_act
     int n_bombs
     MoveList legal
+    uint64_t* codes          # observe_games: the game's action of each legal move (see there)
+    Py_ssize_t codes_cap
 
 
 cdef inline bint digits_of(uint64_t mask, uint8_t* m) noexcept nogil:
@@ -1754,6 +1759,85 @@ cdef int seat_build(Seat* s, int a, uint64_t hand, const uint64_t* played, const
     return -1 if s.legal.failed else SEAT_OK
 
 
+cdef struct CodeKey:
+    uint64_t cards           # a game's legal action's cards (a ddz card mask)
+    Py_ssize_t index         # its index among the game's legal actions
+
+
+cdef int compare_keys(const void* a, const void* b) noexcept nogil:
+    cdef const CodeKey* x = <const CodeKey*>a
+    cdef const CodeKey* y = <const CodeKey*>b
+    if x.cards != y.cards:
+        return -1 if x.cards < y.cards else 1
+    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+
+
+cdef enum:
+    NO_CODE = 0              # stand-ins for a code in observe_games' codes (offset from the
+    SEVERAL_CODES = 1        # top: no action code reaches there, its type field is 31)
+
+cdef uint64_t CODE_NONE = 0xFFFFFFFFFFFFFFFFULL - NO_CODE
+cdef uint64_t CODE_SEVERAL = 0xFFFFFFFFFFFFFFFFULL - SEVERAL_CODES
+
+
+cdef void match_codes(Seat* s, const uint64_t* legal, Py_ssize_t n_legal,
+                      CodeKey* keys) noexcept nogil:
+    """The game's action playing each of ``s``'s legal moves (``legal``: the game's legal
+    action codes, in its order) into ``s.codes``: the one whose cards are the move's, the
+    first of them for the pass; CODE_NONE when none is, CODE_SEVERAL when several readings
+    of the cards are (the caller chooses among them). ``keys`` has room for ``n_legal``."""
+    cdef Py_ssize_t i, lo, hi, mid
+    cdef int k
+    cdef uint64_t cards
+    for i in range(n_legal):
+        keys[i].cards = legal[i] & DDZ_CARDS_MASK
+        keys[i].index = i
+    # sorted by cards, then index: each move's cards found by bisection, the first first
+    qsort(keys, n_legal, sizeof(CodeKey), compare_keys)
+    for k in range(s.legal.n):
+        cards = mask_of(s.legal.moves + k * MOVE_BYTES)
+        lo = 0
+        hi = n_legal
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if keys[mid].cards < cards:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo == n_legal or keys[lo].cards != cards:
+            s.codes[k] = CODE_NONE
+        elif cards and lo + 1 < n_legal and keys[lo + 1].cards == cards:
+            s.codes[k] = CODE_SEVERAL
+        else:
+            s.codes[k] = legal[keys[lo].index]
+
+
+cdef enum:
+    # a seat's observation vector (ddz.doudizhu.observation.observation_layout): the offsets
+    # of the fields observe_games reads, each a count per card symbol (17) or one-hot by
+    # seat relative to the observer (3)
+    V_HAND = 0
+    V_PLAYED = 17            # 3 x 17: the observer, the next seat, the one after
+    V_COUNTS = 68
+    V_LANDLORD = 71
+    V_PHASE = 128            # bidding, play, over
+    V_CURRENT = 136
+    V_DIRECTION = 139
+    V_HISTORY = 141          # the moves of play, newest first: 17 counts, then the seat
+    V_ENTRY = 20
+    VIEW_HISTORY = MAX_PLIES + 1     # one more than seat_build takes: a longer one is refused
+
+
+cdef inline uint64_t view_mask(const int8_t* counts) noexcept nogil:
+    """17 counts of an observation vector as a ddz card mask (a count past 7 is cut to its
+    digit; digits_of refuses what no deck holds)."""
+    cdef int r
+    cdef uint64_t mask = 0
+    for r in range(17):
+        mask |= (<uint64_t>(<uint8_t>counts[r] & 7)) << (3 * r)
+    return mask
+
+
 cdef class DouzeroSeats:
     """DouZero's features of many seats' views in one call (``observe``): no DouZero game is
     dealt or replayed, the features are written from the views themselves.
@@ -1769,6 +1853,14 @@ cdef class DouzeroSeats:
     cdef Verdict* memo           # douzero_allows' verdicts (VERDICTS slots)
     cdef uint64_t* codes         # the moves of the view being read
     cdef Py_ssize_t codes_capacity
+    cdef object legal_out        # observe_games: the game being read's legal action codes
+    cdef uint64_t* legal_ptr
+    cdef Py_ssize_t legal_capacity
+    cdef CodeKey* keys           # match_codes' sorting room (legal_capacity entries)
+    cdef object single_out       # observe_games, per view: the code of its one legal action
+    cdef uint64_t* single_ptr
+    cdef object view_out         # observe_games: the observation vector being read
+    cdef int8_t* view_ptr
     cdef object position_out     # per view: int8 position
     cdef object status_out       # per view: int8 status, int32 legal count, int64 first row
     cdef object count_out
@@ -1780,6 +1872,7 @@ cdef class DouzeroSeats:
     cdef list actions_out
     cdef list slots_out
     cdef list moves_out          # per position: each row's move as a ddz card mask, uint64
+    cdef list game_codes_out     # observe_games, per position: each row's action code, uint64
     # the data of the arrays above, taken when they are made (data_of costs microseconds)
     cdef int8_t* position_ptr
     cdef int8_t* status_ptr
@@ -1792,6 +1885,7 @@ cdef class DouzeroSeats:
     cdef int8_t* actions_ptr[3]
     cdef int64_t* slots_ptr[3]
     cdef uint64_t* moves_ptr[3]
+    cdef uint64_t* game_codes_ptr[3]
 
     def __cinit__(self):
         self.scratch.cap = 256
@@ -1806,16 +1900,21 @@ cdef class DouzeroSeats:
         self.actions_out = [None, None, None]
         self.slots_out = [None, None, None]
         self.moves_out = [None, None, None]
+        self.game_codes_out = [None, None, None]
+        self.view_out = np.zeros(V_HISTORY + V_ENTRY * VIEW_HISTORY, dtype=np.int8)
+        self.view_ptr = <int8_t*>data_of(self.view_out)
 
     def __dealloc__(self):
         cdef Py_ssize_t i
         if self.seats != NULL:
             for i in range(self.capacity):
                 free(self.seats[i].legal.moves)
+                free(self.seats[i].codes)
             free(self.seats)
         free(self.scratch.moves)
         free(self.memo)
         free(self.codes)
+        free(self.keys)
 
     cdef int _grow_seats(self, Py_ssize_t n) except -1:
         cdef Py_ssize_t i, total
@@ -1837,6 +1936,8 @@ cdef class DouzeroSeats:
             if self.seats[i].legal.moves == NULL:
                 raise MemoryError()
         self.position_out = np.empty(total, dtype=np.int8)
+        self.single_out = np.empty(total, dtype=np.uint64)
+        self.single_ptr = <uint64_t*>data_of(self.single_out)
         self.status_out = np.empty(total, dtype=np.int8)
         self.count_out = np.empty(total, dtype=np.int32)
         self.start_out = np.empty(total, dtype=np.int64)
@@ -1864,12 +1965,33 @@ cdef class DouzeroSeats:
         self.actions_out[p] = np.empty((total, CARD_BITS), dtype=np.int8)
         self.slots_out[p] = np.empty(total, dtype=np.int64)
         self.moves_out[p] = np.empty(total, dtype=np.uint64)
+        self.game_codes_out[p] = np.empty(total, dtype=np.uint64)
         self.actions_ptr[p] = <int8_t*>data_of(self.actions_out[p])
         self.slots_ptr[p] = <int64_t*>data_of(self.slots_out[p])
         self.moves_ptr[p] = <uint64_t*>data_of(self.moves_out[p])
+        self.game_codes_ptr[p] = <uint64_t*>data_of(self.game_codes_out[p])
         return 0
 
-    cdef tuple _group(self, int p, Py_ssize_t ntab, Py_ssize_t rows):
+    cdef int _grow_legal(self, Py_ssize_t n) except -1:
+        cdef CodeKey* grown
+        if n <= self.legal_capacity and self.legal_out is not None:
+            return 0
+        n = max(n, 2 * self.legal_capacity, 256)
+        grown = <CodeKey*>realloc(self.keys, n * sizeof(CodeKey))
+        if grown == NULL:
+            raise MemoryError()
+        self.keys = grown
+        self.legal_out = np.empty(n, dtype=np.uint64)
+        self.legal_ptr = <uint64_t*>data_of(self.legal_out)
+        self.legal_capacity = n
+        return 0
+
+    cdef tuple _group(self, int p, Py_ssize_t ntab, Py_ssize_t rows, bint games):
+        if games:
+            return (self.tables_out[p][:ntab], self.offsets_out[p][:ntab + 1],
+                    self.xna_out[p][:ntab], self.z_out[p][:ntab], self.actions_out[p][:rows],
+                    self.slots_out[p][:rows], self.moves_out[p][:rows],
+                    self.game_codes_out[p][:rows])
         return (self.tables_out[p][:ntab], self.offsets_out[p][:ntab + 1],
                 self.xna_out[p][:ntab], self.z_out[p][:ntab], self.actions_out[p][:rows],
                 self.slots_out[p][:rows], self.moves_out[p][:rows])
@@ -1904,9 +2026,115 @@ cdef class DouzeroSeats:
             for i in range(n):
                 status = self._read(i, views[i])
                 self.status_ptr[i] = status
-            return self._write(n)
+            return self._write(n, False)
         finally:
             self.busy = False
+
+    def observe_games(self, cores):
+        """``observe`` for games (``ddz._core.game.GameCore``s) at the turn of the seat to
+        act, read from what that seat may know: its observation vector
+        (``GameCore.observation_into``, ``Game.observation_vector``: its hand, each seat's
+        number of cards and played cards, the landlord, the direction and the moves of the
+        card play) and its legal action codes; no observation object is built.
+
+        Returns ``(position, status, count, start, groups, single)`` as ``observe``'s, with
+        a fifth status, 4: one legal action (no features are written: ``single[i]`` is its
+        code); status 3 also stands for a game not in its card play. Each group has an
+        eighth array, ``codes``: row ``r``'s game action code, the legal action playing the
+        row's cards, the first for the pass; 2**64 - 1 where no legal action plays them,
+        2**64 - 2 where several readings of them do (the caller chooses)."""
+        cdef Py_ssize_t n = len(cores), i
+        cdef int status
+        if self.busy:
+            raise RuntimeError("this DouzeroSeats is in use by another thread "
+                               "(ddz.compat.douzero.SeatEncoder serialises its callers)")
+        self.busy = True
+        try:
+            self._grow_seats(n)
+            self._grow_legal(256)
+            for i in range(n):
+                status = self._read_core(i, cores[i])
+                self.status_ptr[i] = status
+            return self._write(n, True) + (self.single_out[:n],)
+        finally:
+            self.busy = False
+
+    cdef int _read_core(self, Py_ssize_t i, object core) except -1:
+        """Seat ``i`` built from the view of the seat to act in the game ``core`` (its
+        observation vector, ``GameCore.observation_into``: what that seat may know); its
+        SEAT_ status (and position, and where it is SEAT_OK, each legal move's code)."""
+        cdef uint64_t hand
+        cdef uint64_t played[3]
+        cdef int32_t left[3]
+        cdef int landlord = -1, player, a, p, rel, status
+        cdef Py_ssize_t k, n = 0, n_legal
+        cdef object phase
+        cdef const int8_t* v = self.view_ptr
+        cdef const int8_t* entry
+        cdef uint64_t* grown
+        cdef Seat* s = &self.seats[i]
+        self.position_ptr[i] = 0
+        self.single_ptr[i] = 0
+        if type(core) is not GameCore:
+            raise TypeError(f"a game's core (ddz._core.game.GameCore), not {type(core).__name__}")
+        phase = core.phase
+        if not (phase is PLAY or phase == PLAY):
+            return SEAT_NOT_TURN
+        n_legal = core.legal_codes_into(self.legal_out)
+        while n_legal > self.legal_capacity:
+            self._grow_legal(n_legal)
+            n_legal = core.legal_codes_into(self.legal_out)
+        if n_legal == 1:
+            self.single_ptr[i] = self.legal_ptr[0]
+            return SEAT_ONE
+        player = core.current
+        if not 0 <= player < 3:
+            return SEAT_NOT_DEAL
+        core.observation_into(player, VIEW_HISTORY, self.view_out)
+        # its fields relative to the seat: index 0 is the seat, 1 the next, 2 the one after
+        if v[V_DIRECTION] != 1 or v[V_PHASE + 1] != 1 or v[V_CURRENT] != 1:
+            return SEAT_NOT_DEAL
+        for rel in range(3):
+            if v[V_LANDLORD + rel]:
+                landlord = rel
+        if landlord < 0:
+            return SEAT_NOT_TURN
+        hand = view_mask(v + V_HAND)
+        for p in range(3):
+            # landlord_up sits before the landlord, landlord_down after it
+            rel = (landlord + (0 if p == LANDLORD else (2 if p == UP else 1))) % 3
+            played[p] = view_mask(v + V_PLAYED + 17 * rel)
+            left[p] = v[V_COUNTS + rel]
+        a = PLAY_ORDER[(3 - landlord) % 3]
+        # the moves of the card play, newest first; the slots past the first move are empty
+        # (not even a seat), and there is room for one more than a seat_build takes
+        while n < VIEW_HISTORY:
+            entry = v + V_HISTORY + V_ENTRY * n
+            if not (entry[17] or entry[18] or entry[19]):
+                break
+            n += 1
+        if n > self.codes_capacity:
+            grown = <uint64_t*>realloc(self.codes, n * sizeof(uint64_t))
+            if grown == NULL:
+                raise MemoryError()
+            self.codes = grown
+            self.codes_capacity = n
+        for k in range(n):
+            self.codes[n - 1 - k] = view_mask(v + V_HISTORY + V_ENTRY * k)
+        status = seat_build(s, a, hand, played, left, self.codes, n, &self.scratch, self.memo)
+        if status < 0:
+            raise MemoryError()
+        if status != SEAT_OK:
+            return status
+        if s.legal.n > s.codes_cap:
+            grown = <uint64_t*>realloc(s.codes, s.legal.cap * sizeof(uint64_t))
+            if grown == NULL:
+                raise MemoryError()
+            s.codes = grown
+            s.codes_cap = s.legal.cap
+        match_codes(s, self.legal_ptr, n_legal, self.keys)
+        self.position_ptr[i] = a
+        return SEAT_OK
 
     cdef int _read(self, Py_ssize_t i, object seen) except -1:
         """Seat ``i`` built from the view ``seen``; its SEAT_ status (and position)."""
@@ -1963,8 +2191,9 @@ cdef class DouzeroSeats:
             self.position_ptr[i] = a
         return status
 
-    cdef object _write(self, Py_ssize_t n):
-        """Each written seat's features and legal moves into its position's group."""
+    cdef object _write(self, Py_ssize_t n, bint games):
+        """Each written seat's features and legal moves (with ``games``, their codes too)
+        into its position's group."""
         cdef Py_ssize_t i, k, s, start
         cdef Py_ssize_t rows[3]
         cdef Py_ssize_t ntab[3]
@@ -2003,10 +2232,13 @@ cdef class DouzeroSeats:
                 encode_cards(seat.legal.moves + k * MOVE_BYTES, actions + k * CARD_BITS)
                 self.slots_ptr[p][start + k] = s
                 self.moves_ptr[p][start + k] = mask_of(seat.legal.moves + k * MOVE_BYTES)
+            if games and seat.legal.n:
+                memcpy(self.game_codes_ptr[p] + start, seat.codes, seat.legal.n * sizeof(uint64_t))
             self.tables_ptr[p][s] = i
             self.offsets_ptr[p][s + 1] = start + seat.legal.n
-        groups = (self._group(0, ntab[0], rows[0]), self._group(1, ntab[1], rows[1]),
-                  self._group(2, ntab[2], rows[2]))
+        groups = (self._group(0, ntab[0], rows[0], games),
+                  self._group(1, ntab[1], rows[1], games),
+                  self._group(2, ntab[2], rows[2], games))
         return (self.position_out[:n], self.status_out[:n], self.count_out[:n],
                 self.start_out[:n], groups)
 

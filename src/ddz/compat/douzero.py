@@ -40,17 +40,21 @@ from ddz._core.douzero import DouzeroCore, DouzeroSeats, DouzeroTables
 from ddz._core.moves import CARDS_MASK
 from ddz.base.errors import IllegalMoveError, shorten
 from ddz.doudizhu.actions import Action
+from ddz.doudizhu.game import Game
 from ddz.doudizhu.moves import Move, classify
 from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.rules import DOUZERO
 
 __all__ = [
+    "NO_CODE",
     "OBJECTIVES",
     "POSITIONS",
     "SEAT_STATUS",
+    "SEVERAL_CODES",
     "CompactBatch",
     "CompactObservation",
     "Env",
+    "GameFeatures",
     "InfoSet",
     "PositionBatch",
     "SeatEncoder",
@@ -629,8 +633,22 @@ class VectorEnv:
 
 _SINGLE_READING = DOUZERO.replace(multiple_readings=False)
 
-SEAT_STATUS = ("written", "not DouZero's move", "not DouZero's deal", "not its turn")
-"""What :class:`SeatFeatures`' ``status`` codes say (see there)."""
+SEAT_STATUS = (
+    "written",
+    "not DouZero's move",
+    "not DouZero's deal",
+    "not its turn",
+    "one legal action",
+)
+"""What :class:`SeatFeatures`' ``status`` codes say (see there; 4 from
+:meth:`SeatEncoder.encode_games` only)."""
+
+NO_CODE = (1 << 64) - 1
+"""In :class:`GameFeatures`' ``codes``: no legal action of the game plays the row's cards."""
+
+SEVERAL_CODES = (1 << 64) - 2
+"""In :class:`GameFeatures`' ``codes``: several legal actions (readings) play the row's
+cards; :func:`action_for_mask` chooses."""
 
 _REFUSALS = (
     "",
@@ -640,6 +658,7 @@ _REFUSALS = (
     "its features need the moves played: give a three-player game of it with its history "
     "(game.observation(seat), not history=False)",
     "the history does not lead to this seat's turn in the card play",
+    "the seat has one legal action",
 )
 
 
@@ -672,6 +691,35 @@ class SeatFeatures(_ByPosition[CompactBatch]):
         super().__init__(position, legal_count, row_start, groups)
         self.status = status
         self.moves = moves
+
+
+class GameFeatures(SeatFeatures):
+    """DouZero's features of the seats to act of many ddz games
+    (:meth:`SeatEncoder.encode_games`): :class:`SeatFeatures`, where game ``i``'s status 3
+    also stands for a game not in its card play, and status 4 for a seat with one legal
+    action (nothing written: ``single[i]`` is that action's core code). ``codes[p][r]`` is
+    row ``r`` of group ``p`` as the game's action: the core code (``Move.code``) of the legal
+    action playing the row's cards (the one :func:`action_for_mask` gives), or
+    :data:`NO_CODE` where none does, :data:`SEVERAL_CODES` where several readings of them
+    do (:func:`action_for_mask` then chooses among them). The encoder's arrays, as
+    :class:`SeatFeatures`'."""
+
+    __slots__ = ("codes", "single")
+
+    def __init__(
+        self,
+        position: npt.NDArray[np.int8],
+        legal_count: npt.NDArray[np.int32],
+        row_start: npt.NDArray[np.int64],
+        groups: tuple[CompactBatch, CompactBatch, CompactBatch],
+        status: npt.NDArray[np.int8],
+        moves: tuple[npt.NDArray[np.uint64], ...],
+        codes: tuple[npt.NDArray[np.uint64], ...],
+        single: npt.NDArray[np.uint64],
+    ) -> None:
+        super().__init__(position, legal_count, row_start, groups, status, moves)
+        self.codes = codes
+        self.single = single
 
 
 class SeatEncoder:
@@ -714,6 +762,39 @@ class SeatEncoder:
                 ),
                 status,
                 (groups[0][6], groups[1][6], groups[2][6]),
+            )
+
+    def encode_games(self, games: Sequence[Game]) -> GameFeatures:
+        """The features of the seat to act in each game, as :meth:`encode` writes them from
+        ``game.observation(game.current_player)``, with no observation object built (see
+        :class:`GameFeatures`).
+
+        Only what that seat may know is read, in C: its observation vector as the core
+        writes it (``game.observation_vector(seat)``'s fields: its hand, each seat's number
+        of cards and played cards, the landlord, the moves of play) and its legal actions'
+        codes, to say which of the game's actions plays a row. A seat with one legal action
+        gets status 4 and nothing else, as DouZero plays it without features; the others
+        get what :meth:`encode` gives their observations."""
+        # the core's state is what Game.observation reads (the C side checks its type)
+        cores = [game._core for game in games if isinstance(game, Game)]
+        if len(cores) != len(games):
+            wrong = next(game for game in games if not isinstance(game, Game))
+            raise TypeError(f"encode_games takes ddz Games, not {shorten(wrong)}")
+        with self._lock:
+            position, status, count, start, groups, single = self._core.observe_games(cores)
+            return GameFeatures(
+                position,
+                count,
+                start,
+                (
+                    CompactBatch("landlord", *groups[0][:6]),
+                    CompactBatch("landlord_up", *groups[1][:6]),
+                    CompactBatch("landlord_down", *groups[2][:6]),
+                ),
+                status,
+                (groups[0][6], groups[1][6], groups[2][6]),
+                (groups[0][7], groups[1][7], groups[2][7]),
+                single,
             )
 
 

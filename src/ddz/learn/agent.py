@@ -11,8 +11,10 @@ of equal values, as ``np.argmax``); a seat with one legal action plays it unaske
 :meth:`DouZeroAgent.act_batch` chooses for many observations at once: one forward pass of
 each position's model for all the decisions of that position, their features written in one
 C call, the LSTM and the state's share of the first layer run once per decision
-(:meth:`ddz.learn.models.DeepMonteCarloNet.compact_values`). The arena uses it
-(``run_arena(..., tables=N)``).
+(:meth:`ddz.learn.models.DeepMonteCarloNet.compact_values`). :meth:`DouZeroAgent.act_games`
+chooses the same for many games' seats to act, their features read from the games' state
+in C, only each seat's view (no observation built), and gives the actions' codes: the
+arena's lockstep tables use it (``run_arena(..., tables=N)``).
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
+import numpy.typing as npt
 import torch
 
 from ddz.base.errors import shorten
-from ddz.compat.douzero import CompactBatch, SeatEncoder, action_for_mask
+from ddz.compat.douzero import SEVERAL_CODES, CompactBatch, SeatEncoder, action_for_mask
 from ddz.doudizhu.actions import Action
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import Observation
@@ -196,7 +199,8 @@ def load_models(
 
 class DouZeroAgent:
     """An agent playing DouZero's networks (see the module): ``act(observation)`` like every
-    ddz agent, ``act_batch(observations)`` for many at once.
+    ddz agent, ``act_batch(observations)`` for many at once, ``act_games(games)`` for the
+    seats to act of many games (the arena's).
 
     ``checkpoint`` is what :func:`load_models` reads; ``device`` where the models run.
     It plays DouZero's card play only: :meth:`set_rules` (which the arena and
@@ -282,45 +286,73 @@ class DouZeroAgent:
             return chosen  # type: ignore[return-value]
         # DouZero's features of every decision, written in one C call
         features = self._encoder.encode(asked)
-        status = features.status.tolist()
-        counts = features.legal_count.tolist()
-        for k, seen in enumerate(asked):
-            if status[k]:
-                self.fallbacks += 1
-                chosen[where[k]] = self.bidder.act(seen)
+        for k in np.flatnonzero(features.status).tolist():
+            self.fallbacks += 1
+            chosen[where[k]] = self.bidder.act(asked[k])
         with torch.inference_mode():
             for group, moves in zip(features.groups, features.moves, strict=True):
                 if not group.tables.size:
                     continue
-                decisions = group.tables.tolist()
-                # DouZero's agent plays a single legal action unasked
-                asked_rows = [counts[k] > 1 for k in decisions]
-                best = self._best_rows(group, asked_rows) if any(asked_rows) else None
-                offsets = group.offsets.tolist()
-                for slot, k in enumerate(decisions):
-                    row = offsets[slot] if best is None or not asked_rows[slot] else best[slot]
-                    chosen[where[k]] = self._action(asked[k], int(moves[row]))
+                rows = self._rows(group)
+                masks = moves[rows].tolist()
+                for k, mask in zip(group.tables.tolist(), masks, strict=True):
+                    chosen[where[k]] = self._action(asked[k], mask)
         return chosen  # type: ignore[return-value]
 
-    def _best_rows(self, group: CompactBatch, asked: list[bool]) -> list[int]:
+    def act_games(self, games: Sequence[Game]) -> list[int]:
+        """The core code (``Move.code``, ``Bid.code``) of the action :meth:`act` chooses
+        for the seat to act of each game: what :meth:`act_batch` chooses for
+        ``game.observation(game.current_player)``, with no observation built for the card
+        play. Only that seat's view of each game is read: its features come from its
+        observation vector, in C (:meth:`ddz.compat.douzero.SeatEncoder.encode_games`),
+        and a seat with one legal action plays it. The seat's observation is built only for
+        what the network does not settle: bidding, a history DouZero's game does not allow,
+        and cards several legal actions play. The arena's lockstep tables use it
+        (:func:`ddz.play.arena.play_games`), stepping each game with the code."""
+        features = self._encoder.encode_games(games)
+        chosen: list[int] = features.single.tolist()
+        status = features.status
+        # bidding and the refused histories: act_batch on the observations, which bids
+        # or counts the fallback as it would have
+        observed = np.flatnonzero((status != 0) & (status != 4)).tolist()
+        if observed:
+            seen = [seen_by(self, games[i]) for i in observed]
+            for i, action in zip(observed, self.act_batch(seen), strict=True):
+                chosen[i] = games[i].parse_action(action).code
+        with torch.inference_mode():
+            for group, moves, codes in zip(
+                features.groups, features.moves, features.codes, strict=True
+            ):
+                if not group.tables.size:
+                    continue
+                rows = self._rows(group)
+                picked = codes[rows].tolist()
+                for slot, (k, code) in enumerate(zip(group.tables.tolist(), picked, strict=True)):
+                    if code >= SEVERAL_CODES:  # no single action plays the cards: as act_batch
+                        action = self._action(seen_by(self, games[k]), int(moves[rows[slot]]))
+                        code = games[k].parse_action(action).code
+                    chosen[k] = code
+        return chosen
+
+    def _rows(self, group: CompactBatch) -> npt.NDArray[np.int64]:
         """The row of each decision of ``group`` (one position's) its model values highest
-        (the first of equal values, as ``np.argmax``): one forward pass for the decisions
-        ``asked`` (the others' entries are left 0).
+        (the first of equal values, as ``np.argmax``), in one forward pass for the decisions
+        with several legal actions; a decision with one (DouZero's agent plays it unasked)
+        gets its row without the network.
 
         :meth:`~ddz.learn.models.DeepMonteCarloNet.compact_values` takes the compact form
         as it is: the LSTM and the first layer's share of the state run once per decision,
         only the action's 54 columns per row."""
         offsets = group.offsets
-        keep = None if all(asked) else np.flatnonzero(asked)
+        rows = offsets[:-1].copy()
+        counts = np.diff(offsets)
+        asked = counts > 1
+        if not asked.any():
+            return rows
+        keep = None if asked.all() else np.flatnonzero(asked)
         flat, _ = group_values(self.models[group.position], group, keep, self.device)
-        best = [0] * len(asked)
-        start = 0
-        for slot, wanted in enumerate(asked):
-            if wanted:
-                count = int(offsets[slot + 1] - offsets[slot])
-                best[slot] = int(offsets[slot]) + int(np.argmax(flat[start : start + count]))
-                start += count
-        return best
+        rows[asked] += _first_maxima(flat, counts[asked])
+        return rows
 
     def _action(self, seen: Observation, mask: int) -> Action:
         try:
@@ -328,3 +360,18 @@ class DouZeroAgent:
         except ValueError:
             self.fallbacks += 1
             return self.bidder.act(seen)
+
+
+def _first_maxima(values: npt.NDArray[np.float32], counts: npt.NDArray[np.int64]) -> Any:
+    """For consecutive segments of ``values`` (``counts[j]`` values each), the index within
+    its segment of each one's first maximum: ``np.argmax`` of each, without a Python loop
+    over the segments (a NaN, which ``np.argmax`` takes as the maximum, takes the loop)."""
+    starts = np.cumsum(counts) - counts
+    maxima = np.maximum.reduceat(values, starts)
+    if np.isnan(maxima).any():
+        return np.array(
+            [np.argmax(values[a : a + n]) for a, n in zip(starts, counts, strict=True)],
+            dtype=np.int64,
+        )
+    hits = np.flatnonzero(values == np.repeat(maxima, counts))
+    return hits[np.searchsorted(hits, starts)] - starts

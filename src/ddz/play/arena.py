@@ -54,7 +54,6 @@ from typing import Any, Literal
 
 from ddz.base.errors import check_integer
 from ddz.doudizhu.game import Game
-from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.rules import CLASSIC, PRESETS, Rules
 from ddz.play.agents import AGENTS, AgentFactory, AnyAgent, agent_factory, choose
 
@@ -255,13 +254,15 @@ def play_game(game: Game, agents: Sequence[AnyAgent], *, checked: bool = True) -
 class _Table:
     """One game of :func:`play_games` in flight."""
 
-    __slots__ = ("agents", "game", "order", "redeals")
+    __slots__ = ("agents", "batched", "game", "order", "redeals")
 
     def __init__(self, order: int, game: Game, agents: Sequence[AnyAgent]) -> None:
         self.order = order
         self.game = game
         self.agents = agents
         self.redeals = 0
+        # how each seat's agent is asked (looked up once a game, not once a decision)
+        self.batched = tuple(_batching(agent) for agent in agents)
 
     def settled(self) -> bool:
         """True once the game is over and not void; a void game is redealt (play_game's
@@ -276,10 +277,15 @@ class _Table:
         return False
 
 
-def _batched(agent: AnyAgent) -> bool:
-    return getattr(agent, "perfect_information", False) is not True and callable(
-        getattr(agent, "act_batch", None)
-    )
+_ALONE, _OBSERVATIONS, _GAMES = 0, 1, 2  # how play_games asks an agent
+
+
+def _batching(agent: AnyAgent) -> int:
+    if getattr(agent, "perfect_information", False) is True:
+        return _ALONE
+    if callable(getattr(agent, "act_games", None)):
+        return _GAMES
+    return _OBSERVATIONS if callable(getattr(agent, "act_batch", None)) else _ALONE
 
 
 def play_games(
@@ -298,6 +304,12 @@ def play_games(
     batched agent chooses for each observation what its ``act`` would, so the games are
     the ones :func:`play_game` plays, whatever ``tables`` is (each agent's choices depending
     only on what it is shown, or each game having agents of its own, as in the arena).
+
+    An agent with a method ``act_games(games) -> codes`` (DouZeroAgent's again) is handed
+    the games themselves instead of observations, and returns the core code of its action
+    at each (``game.step_code``): it promises to read only the view of each game's seat to
+    act (DouZeroAgent reads it in C, with no observation built), as an agent given a game
+    through :func:`choose` would see that seat's observation.
 
     >>> import ddz
     >>> from ddz.play.agents import GreedyAgent, RandomAgent
@@ -331,30 +343,43 @@ def play_games(
                 return
             continue
         # one action at every table in flight; batched agents choose last, all at once
-        waiting: dict[int, tuple[Any, list[_Table], list[Observation]]] = {}
+        waiting: dict[int, tuple[Any, int, list[_Table], list[Any]]] = {}
         for table in active:
             game = table.game
             seat: int = game.current_player  # type: ignore[assignment]
             agent = table.agents[seat]
-            if _batched(agent):
+            batching = table.batched[seat]
+            if batching:
                 set_rules = getattr(agent, "set_rules", None)
                 if set_rules is not None:
                     set_rules(game.rules)
-                entry = waiting.setdefault(id(agent), (agent, [], []))
-                entry[1].append(table)
-                entry[2].append(game.observation(seat))
+                entry = waiting.get(id(agent))
+                if entry is None:
+                    entry = waiting[id(agent)] = (agent, batching, [], [])
+                entry[2].append(table)
+                entry[3].append(game if batching == _GAMES else game.observation(seat))
             else:
                 action = choose(agent, game)
                 game.step(action) if checked else game.push(action)
-        for agent, waiting_tables, observations in waiting.values():
-            actions = agent.act_batch(observations)
-            if len(actions) != len(observations):
+        for agent, batching, waiting_tables, shown in waiting.values():
+            if batching == _GAMES:
+                chosen = agent.act_games(shown)
+                what = "codes", "games"
+            else:
+                chosen = agent.act_batch(shown)
+                what = "actions", "observations"
+            if len(chosen) != len(shown):
+                method = "act_games" if batching == _GAMES else "act_batch"
                 raise ValueError(
-                    f"{type(agent).__name__}.act_batch gave {len(actions)} actions for "
-                    f"{len(observations)} observations"
+                    f"{type(agent).__name__}.{method} gave {len(chosen)} {what[0]} for "
+                    f"{len(shown)} {what[1]}"
                 )
-            for table, action in zip(waiting_tables, actions, strict=True):
-                table.game.step(action) if checked else table.game.push(action)
+            if batching == _GAMES:
+                for table, code in zip(waiting_tables, chosen, strict=True):
+                    table.game.step_code(code) if checked else table.game.push_code(code)
+            else:
+                for table, action in zip(waiting_tables, chosen, strict=True):
+                    table.game.step(action) if checked else table.game.push(action)
         still = []
         for table in active:
             if table.settled():
