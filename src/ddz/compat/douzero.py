@@ -550,11 +550,7 @@ class VectorEnv:
                 position,
                 count,
                 start,
-                (
-                    CompactBatch("landlord", *landlord),
-                    CompactBatch("landlord_up", *up),
-                    CompactBatch("landlord_down", *down),
-                ),
+                _compact_groups((landlord, up, down)),
             )
 
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
@@ -662,6 +658,18 @@ _REFUSALS = (
 )
 
 
+def _compact_groups(
+    groups: Sequence[Sequence[Any]],
+) -> tuple[CompactBatch, CompactBatch, CompactBatch]:
+    """Each position's group of the core's compact form (its first six arrays: tables,
+    offsets, x_no_action, z, actions, row_slot) as a :class:`CompactBatch`."""
+    landlord, up, down = (
+        CompactBatch(position, *group[:6])
+        for position, group in zip(POSITIONS, groups, strict=True)
+    )
+    return landlord, up, down
+
+
 class SeatFeatures(_ByPosition[CompactBatch]):
     """DouZero's features of many ddz seats' observations (:meth:`SeatEncoder.encode`), in
     the compact form of :class:`CompactBatch`, one group per position.
@@ -755,11 +763,7 @@ class SeatEncoder:
                 position,
                 count,
                 start,
-                (
-                    CompactBatch("landlord", *groups[0][:6]),
-                    CompactBatch("landlord_up", *groups[1][:6]),
-                    CompactBatch("landlord_down", *groups[2][:6]),
-                ),
+                _compact_groups(groups),
                 status,
                 (groups[0][6], groups[1][6], groups[2][6]),
             )
@@ -786,11 +790,7 @@ class SeatEncoder:
                 position,
                 count,
                 start,
-                (
-                    CompactBatch("landlord", *groups[0][:6]),
-                    CompactBatch("landlord_up", *groups[1][:6]),
-                    CompactBatch("landlord_down", *groups[2][:6]),
-                ),
+                _compact_groups(groups),
                 status,
                 (groups[0][6], groups[1][6], groups[2][6]),
                 (groups[0][7], groups[1][7], groups[2][7]),
