@@ -36,7 +36,6 @@ import numpy.typing as npt
 from ddz._core import moves as _core
 from ddz.base.errors import check_integer, check_text, shorten
 from ddz.doudizhu.actions import Bid
-from ddz.doudizhu.cards import Cards
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.moves import PASS, Move, MoveLike
 from ddz.doudizhu.rules import RLCARD, Rules, action_codes
@@ -204,12 +203,30 @@ def rlcard_action_ids() -> npt.NDArray[np.int64]:
     >>> len(ids) == space.size, int(ids[0]), int(ids[space.index("3")])
     (True, 27471, 0)
     """
+    return _rlcard_action_ids().copy()
+
+
+_RLCARD_SYMBOLS = "3456789TJQKA2BR"
+"""RLCard's symbol of each of ddz's ranks, low to high (B, R: the black and red jokers)."""
+
+
+@functools.lru_cache(maxsize=1)
+def _rlcard_action_ids() -> npt.NDArray[np.int64]:
+    """:func:`rlcard_action_ids`, made once a process (read-only). Under ``RLCARD`` every
+    multiset of cards is one move, so a move's cards name its index."""
     space = action_space(RLCARD)
+    masks = (np.asarray(space.codes, dtype=np.uint64) & np.uint64(_core.CARDS_MASK)).tolist()
+    index_of = {mask: index for index, mask in enumerate(masks) if mask}  # not pass, not bids
+    if len(index_of) != sum(1 for mask in masks if mask):
+        raise AssertionError("two moves of RLCARD's action space play the same cards")
     ids = np.full(space.size, -1, dtype=np.int64)
     for rlcard_id, text in enumerate(_rlcard_actions()):
         if text == "pass":
             ids[0] = rlcard_id
             continue
-        (move,) = _core.classify_cards(Cards.parse(text).mask, RLCARD)  # B, R: the jokers
-        ids[space.index(move)] = rlcard_id
+        # RLCard's text is one symbol a card (B, R the jokers): its counts in ddz's rank
+        # order, packed (Cards.parse, which reads every notation, takes far longer)
+        mask = _core.pack_counts([text.count(symbol) for symbol in _RLCARD_SYMBOLS])
+        ids[index_of[mask]] = rlcard_id
+    ids.flags.writeable = False
     return ids
