@@ -362,24 +362,24 @@ def play_games(
                 action = choose(agent, game)
                 game.step(action) if checked else game.push(action)
         for agent, batching, waiting_tables, shown in waiting.values():
-            if batching == _GAMES:
-                chosen = agent.act_games(shown)
-                what = "codes", "games"
-            else:
-                chosen = agent.act_batch(shown)
-                what = "actions", "observations"
+            by_games = batching == _GAMES
+            chosen = agent.act_games(shown) if by_games else agent.act_batch(shown)
             if len(chosen) != len(shown):
-                method = "act_games" if batching == _GAMES else "act_batch"
-                raise ValueError(
-                    f"{type(agent).__name__}.{method} gave {len(chosen)} {what[0]} for "
-                    f"{len(shown)} {what[1]}"
+                method, answers, asked = (
+                    ("act_games", "codes", "games")
+                    if by_games
+                    else ("act_batch", "actions", "observations")
                 )
-            if batching == _GAMES:
-                for table, code in zip(waiting_tables, chosen, strict=True):
-                    table.game.step_code(code) if checked else table.game.push_code(code)
-            else:
-                for table, action in zip(waiting_tables, chosen, strict=True):
-                    table.game.step(action) if checked else table.game.push(action)
+                raise ValueError(
+                    f"{type(agent).__name__}.{method} gave {len(chosen)} {answers} for "
+                    f"{len(shown)} {asked}"
+                )
+            for table, choice in zip(waiting_tables, chosen, strict=True):
+                game = table.game
+                if by_games:  # a core code
+                    game.step_code(choice) if checked else game.push_code(choice)
+                else:
+                    game.step(choice) if checked else game.push(choice)
         still = []
         for table in active:
             if table.settled():
