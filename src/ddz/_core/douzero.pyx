@@ -1996,6 +1996,16 @@ cdef class DouzeroSeats:
                 self.xna_out[p][:ntab], self.z_out[p][:ntab], self.actions_out[p][:rows],
                 self.slots_out[p][:rows], self.moves_out[p][:rows])
 
+    cdef int enter(self) except -1:
+        # the GIL is held throughout a call (the views are Python objects, and a call takes
+        # a few microseconds a view), but reading a view may run Python code that lets
+        # another thread in: busy refuses it rather than have it grow or rewrite the seats
+        if self.busy:
+            raise RuntimeError("this DouzeroSeats is in use by another thread "
+                               "(ddz.compat.douzero.SeatEncoder serialises its callers)")
+        self.busy = True
+        return 0
+
     def observe(self, views):
         """DouZero's features of each view of ``views``: each a ddz seat's observation
         (``ddz.Observation``: read by its attributes ``phase``, ``landlord``, ``player``,
@@ -2014,13 +2024,7 @@ cdef class DouzeroSeats:
         arrays are this object's, overwritten by the next call."""
         cdef Py_ssize_t n = len(views), i
         cdef int status
-        # the GIL is held throughout (the views are Python objects, and a call takes a few
-        # microseconds a view), but reading a view may run Python code that lets another
-        # thread in: busy refuses it rather than have it grow or rewrite the seats
-        if self.busy:
-            raise RuntimeError("this DouzeroSeats is in use by another thread "
-                               "(ddz.compat.douzero.SeatEncoder serialises its callers)")
-        self.busy = True
+        self.enter()
         try:
             self._grow_seats(n)
             for i in range(n):
@@ -2045,10 +2049,7 @@ cdef class DouzeroSeats:
         2**64 - 2 where several readings of them do (the caller chooses)."""
         cdef Py_ssize_t n = len(cores), i
         cdef int status
-        if self.busy:
-            raise RuntimeError("this DouzeroSeats is in use by another thread "
-                               "(ddz.compat.douzero.SeatEncoder serialises its callers)")
-        self.busy = True
+        self.enter()
         try:
             self._grow_seats(n)
             self._grow_legal(256)
