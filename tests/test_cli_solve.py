@@ -138,9 +138,11 @@ def test_score_mode(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_positions_from_a_file_and_standard_input(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "puzzles.txt"
+    # a relative name: the error messages shorten a long path (pytest-xdist's are long)
+    monkeypatch.chdir(tmp_path)
+    path = Path("puzzles.txt")
     path.write_text(
         "# two puzzles\n\n3KK/44A landlord=0\n  KK/AA/22 landlord=2 turn=0 table=QQ@1\n"
     )
@@ -234,9 +236,11 @@ def test_bad_arguments_get_one_line(
 
 
 def test_an_empty_file_and_play_with_several_positions(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "empty.txt"
+    # a relative name: the error messages shorten a long path (pytest-xdist's are long)
+    monkeypatch.chdir(tmp_path)
+    path = Path("empty.txt")
     path.write_text("# nothing\n\n")
     assert solve_cli(capsys, "--file", str(path))[2] == f"error: '{path}' holds no position\n"
     path.write_text("3KK/44A landlord=0\n3/4 landlord=0\n")
@@ -245,9 +249,11 @@ def test_an_empty_file_and_play_with_several_positions(
 
 
 def test_stored_values_are_checked_and_summed_up(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "set.txt"
+    # a relative name: the error messages shorten a long path (pytest-xdist's are long)
+    monkeypatch.chdir(tmp_path)
+    path = Path("set.txt")
     path.write_text(
         "# VALUE POSITION, as benchmarks/solver.py writes them\n"
         "+1 3KK/44A landlord=0  # KK first\n"

@@ -52,7 +52,7 @@ def test_the_readme_opens_with_the_two_commands_ci_runs() -> None:
     assert commands is not None
     assert commands.group(1) == (
         'pip install ".[test]" && python -m ddz simulate --games 600 --agents random,greedy '
-        "--seed 1\npytest\n"
+        "--seed 1\npytest -n auto\n"
     )
 
 

@@ -48,6 +48,13 @@ WRONG_TYPES: list[object] = [
 ]
 """Values of a type no action, index, code or seat has."""
 
+
+def _id(value: object) -> str:
+    """A test id that is the same in every process (pytest-xdist compares them): an
+    ``object()``'s repr holds its address."""
+    return "object()" if type(value) is object else repr(value)
+
+
 NUMPY_INTEGERS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
 
 SPACE = ddz.ActionSpace(ddz.CLASSIC)
@@ -104,7 +111,7 @@ SPACE_CALLS: dict[str, Callable[[object], object]] = {
 
 
 @pytest.mark.parametrize("name", sorted(SPACE_CALLS))
-@pytest.mark.parametrize("value", WRONG_TYPES, ids=repr)
+@pytest.mark.parametrize("value", WRONG_TYPES, ids=_id)
 def test_action_spaces_refuse_wrong_types_with_type_error(name: str, value: object) -> None:
     if name == "uno.ActionSpace.mask passing" and isinstance(value, (bool, np.bool_)):
         return  # a bool is what passing takes
@@ -222,7 +229,7 @@ GAME_CALLS: dict[str, Callable[[object], Callable[[object], object]]] = {
 
 @pytest.mark.parametrize("make", [_in_bidding, _in_play, _uno], ids=["bidding", "play", "uno"])
 @pytest.mark.parametrize("name", sorted(GAME_CALLS))
-@pytest.mark.parametrize("value", WRONG_TYPES, ids=repr)
+@pytest.mark.parametrize("value", WRONG_TYPES, ids=_id)
 def test_game_action_entry_points_refuse_wrong_types(
     make: Callable[[], ddz.Game | uno.Game], name: str, value: object
 ) -> None:
