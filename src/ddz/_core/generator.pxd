@@ -2,6 +2,7 @@
 # Inline code only (see ruleset.pxd).
 
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport malloc
 
 from ddz._core.layout cimport *
 from ddz._core.ruleset cimport *
@@ -343,6 +344,32 @@ cdef inline void chains_from(Sink* sink, const Hand* hand, const RuleSet* rs, in
         cards |= digit(top, width)
         if length >= rs.min_len[width]:
             emit(sink, make_code(cards, kind, top, length))
+
+
+cdef inline uint64_t* generate_all(uint64_t hand_cards, uint64_t table, const RuleSet* rs,
+                                   uint64_t* codes, Py_ssize_t cap, Py_ssize_t* n) noexcept nogil:
+    """Every legal move (generate) into codes, room for cap; a hand with more takes a heap
+    block of all of them, returned for the caller to free (the result is then not codes).
+    *n is the number of moves at the result; out of memory: codes, the first cap (*n = cap)."""
+    cdef Sink sink
+    cdef uint64_t* heap
+    sink.out = codes
+    sink.cap = cap
+    sink.n = 0
+    generate(hand_cards, table, rs, &sink)
+    if sink.n <= cap:
+        n[0] = sink.n
+        return codes
+    heap = <uint64_t*>malloc(sink.n * sizeof(uint64_t))
+    if heap == NULL:
+        n[0] = cap
+        return codes
+    sink.out = heap
+    sink.cap = sink.n
+    sink.n = 0
+    generate(hand_cards, table, rs, &sink)
+    n[0] = sink.n
+    return heap
 
 
 cdef inline void generate_lowest(uint64_t hand_cards, const RuleSet* rs, Sink* sink) noexcept nogil:

@@ -6,7 +6,7 @@
 # constant and every comparison below mirrors ddz/agents.py; change both together.
 
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport free
 
 from ddz._core.layout cimport *
 from ddz._core.ruleset cimport *
@@ -266,8 +266,8 @@ cdef inline uint64_t greedy_action(const GameState* s, const GameConfig* cfg, ui
     a richer hand takes the heap). 0 when the game is over. A work counter other than NULL
     gains the legal moves scored plus one (a bid counts one): a playout's cost is in those,
     and a hand rich in kickers has thousands."""
-    cdef Sink sink
-    cdef uint64_t* heap
+    cdef uint64_t* moves
+    cdef Py_ssize_t n
     cdef uint64_t chosen
     if s.phase == BIDDING:
         if work != NULL:
@@ -275,21 +275,10 @@ cdef inline uint64_t greedy_action(const GameState* s, const GameConfig* cfg, ui
         return g_bid(s, cfg)
     if s.phase != PLAY:
         return 0
-    sink.out = codes
-    sink.cap = cap
-    sink.n = 0
-    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
+    moves = generate_all(s.hands[s.current], s.table, &cfg.rs, codes, cap, &n)
     if work != NULL:
-        work[0] += <uint64_t>sink.n + 1
-    if sink.n <= cap:
-        return g_play(s, cfg, codes, sink.n)
-    heap = <uint64_t*>malloc(sink.n * sizeof(uint64_t))
-    if heap == NULL:
-        return g_play(s, cfg, codes, cap)     # out of memory: the moves that fit
-    sink.out = heap
-    sink.cap = sink.n
-    sink.n = 0
-    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
-    chosen = g_play(s, cfg, heap, sink.n)
-    free(heap)
+        work[0] += <uint64_t>n + 1
+    chosen = g_play(s, cfg, moves, n)
+    if moves != codes:
+        free(moves)
     return chosen

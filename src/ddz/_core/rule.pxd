@@ -22,7 +22,7 @@
 # * bidding (RLCard does not bid; RLCardRuleAgent takes the first legal action): the pass.
 
 from libc.stdint cimport uint64_t, int32_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport free
 
 from ddz._core.layout cimport *
 from ddz._core.ruleset cimport *
@@ -128,8 +128,8 @@ cdef inline uint64_t rule_action(const GameState* s, const GameConfig* cfg, uint
     uniform draw among the legal actions (then any of them was as likely). A lead that is not
     legal under the rules (rules without RLCard's moves) falls back to the greedy agent's.
     A work counter other than NULL gains the moves scored plus one, as greedy_action's."""
-    cdef Sink sink
-    cdef uint64_t* heap
+    cdef uint64_t* moves
+    cdef Py_ssize_t n
     cdef uint64_t chosen
     drew[0] = False
     if s.phase == BIDDING:
@@ -145,21 +145,10 @@ cdef inline uint64_t rule_action(const GameState* s, const GameConfig* cfg, uint
         if legality(s.hands[s.current], chosen, 0, True, &cfg.rs) == 0:
             return chosen
         return greedy_action(s, cfg, codes, cap, work)
-    sink.out = codes
-    sink.cap = cap
-    sink.n = 0
-    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
+    moves = generate_all(s.hands[s.current], s.table, &cfg.rs, codes, cap, &n)
     if work != NULL:
-        work[0] += <uint64_t>sink.n + 1
-    if sink.n <= cap:
-        return rule_answer(s, codes, sink.n, table, rng, drew)
-    heap = <uint64_t*>malloc(sink.n * sizeof(uint64_t))
-    if heap == NULL:
-        return rule_answer(s, codes, cap, table, rng, drew)   # out of memory: what fits
-    sink.out = heap
-    sink.cap = sink.n
-    sink.n = 0
-    generate(s.hands[s.current], s.table, &cfg.rs, &sink)
-    chosen = rule_answer(s, heap, sink.n, table, rng, drew)
-    free(heap)
+        work[0] += <uint64_t>n + 1
+    chosen = rule_answer(s, moves, n, table, rng, drew)
+    if moves != codes:
+        free(moves)
     return chosen
