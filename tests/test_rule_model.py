@@ -421,3 +421,41 @@ def test_auto_reads_two_seats_through_the_greedy_agent() -> None:
     auto = PIMCAgent(2, rules=game.rules, opponent="auto", worlds=20)
     plain = PIMCAgent(2, rules=game.rules, worlds=20, opponent="greedy")
     assert auto.act(game.observation(seat)) == plain.act(game.observation(seat))
+
+
+def test_worlds_of_different_models_are_played_each_as_its_own() -> None:
+    # each world's row is the playout of that world under its own models: the worlds of the
+    # first assignment as one call on them alone (the same seed), the greedy ones as a
+    # greedy call (the greedy agent draws nothing)
+    game = Game(ddz.RLCARD, seed=3)
+    seat = game.current_player
+    assert seat is not None
+    seen = game.observation(seat)
+    worlds = ddz.sample_worlds(seen, n=24, seed=2, rules=ddz.RLCARD)
+    ruled = ["greedy" if s == seat else "rlcard-rule" for s in range(3)]
+    models = [ruled if i % 3 == 0 else ["greedy"] * 3 for i in range(24)]
+    legal = list(seen.legal_actions)[:12]
+    codes = np.array([action.code for action in legal], dtype=np.uint64)
+    agent = PIMCAgent(rules=ddz.RLCARD)
+    state = worlds.game(0).state_bytes()
+    payoffs = agent._play(ddz.RLCARD, state, worlds, 24, codes, seat, 77, None, models)
+    assert payoffs.shape == (24, len(legal))
+    for policies, rows in ((ruled, list(range(0, 24, 3))), (["greedy"] * 3, None)):
+        index = np.array(rows if rows else [i for i in range(24) if i % 3], dtype=np.intp)
+        alone = np.empty((len(index), len(legal)), dtype=np.int64)
+        playouts.policy_playouts(
+            ddz.RLCARD,
+            state,
+            np.ascontiguousarray(worlds.hands[index]),
+            np.ascontiguousarray(worlds.kitty[index]),
+            codes,
+            seat,
+            alone,
+            policies,
+            rule_order(),
+            77,
+        )
+        assert (payoffs[index] == alone).all()
+    # the models matter in these worlds: played all greedy, some rows differ
+    greedy = agent._play(ddz.RLCARD, state, worlds, 24, codes, seat, 77, None, None)
+    assert (greedy[::3] != payoffs[::3]).any() and (greedy[1::3] == payoffs[1::3]).all()
