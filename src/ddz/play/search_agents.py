@@ -867,7 +867,6 @@ class PIMCAgent:
         worlds play the same): (the worlds played, a prefix of them; the work). The groups
         share ``work``; a group stopped short (the work, ``stop``) stops the rest."""
         if models is None or all(world == models[0] for world in models):
-            policies = None if models is None or not models else models[0]
             return _playouts.policy_playouts(
                 rules,
                 state,
@@ -876,7 +875,7 @@ class PIMCAgent:
                 codes,
                 me,
                 payoffs,
-                policies,
+                models[0] if models else None,
                 order,
                 seed,
                 self.epsilon,
@@ -888,7 +887,7 @@ class PIMCAgent:
             groups.setdefault(tuple(world), []).append(i)
         done = np.zeros(len(models), dtype=bool)
         spent = 0
-        for g, (policies, rows) in enumerate(groups.items()):
+        for g, (group, rows) in enumerate(groups.items()):
             if work and spent >= work:
                 break
             index = np.array(rows, dtype=np.intp)
@@ -901,7 +900,7 @@ class PIMCAgent:
                 codes,
                 me,
                 out,
-                list(policies),
+                list(group),
                 order,
                 (seed ^ (g * _GROUP_SEED)) & 0xFFFF_FFFF_FFFF_FFFF,
                 self.epsilon,
