@@ -8,7 +8,7 @@ PIMC takes a decision.
                                     [--pass-weight 1] [--oversample N] [--time-limit S]
                                     [--greedy-weight 0.2] [--bid-worlds 1000]
                                     [--opponent greedy|rlcard-rule|auto]
-                                    [--json PATH]
+                                    [--rule-weight 0.01] [--rule-prior 0.5] [--json PATH]
 
 Every deal is played under every seating (``ddz.arena.run_arena``): classic rules, PIMC alone
 against two greedy farmers or landlord from every seat and two PIMC copies against one
@@ -124,6 +124,8 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "greedy_weight": args.greedy_weight,
         "bid_worlds": args.bid_worlds,
         "opponent": args.opponent,
+        "rule_weight": args.rule_weight,
+        "rule_prior": args.rule_prior,
     }
 
     def make(seed: int | None) -> AnyAgent:
@@ -190,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--greedy-weight", type=float, default=0.2)
     parser.add_argument("--bid-worlds", type=int, default=1000)
     parser.add_argument("--opponent", choices=["greedy", "rlcard-rule", "auto"], default="greedy")
+    parser.add_argument("--rule-weight", type=float, default=0.01)
+    parser.add_argument("--rule-prior", type=float, default=0.5)
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

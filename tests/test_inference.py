@@ -14,8 +14,10 @@ from ddz.agents import GreedyAgent, choose
 from ddz.game import Game
 from ddz.play.inference import (
     Pass,
+    assign_models,
     greedy_disagreements,
     greedy_weights,
+    model_posterior,
     pass_weights,
     passes_over_beatable,
     resample,
@@ -307,3 +309,47 @@ def test_a_history_that_does_not_start_the_play_reads_nothing() -> None:
     counts = greedy_disagreements(seen, ddz.CLASSIC, worlds.hands)
     assert counts is not None and (counts == -1).all()
     assert PIMCAgent(1, rules=ddz.CLASSIC).act(seen) in seen.legal_actions
+
+
+def test_the_posterior_of_the_two_models() -> None:
+    # nothing read: every weight 1, every chance the prior
+    weights, chances = model_posterior(None, None, [1, 2], 5, 0.2, 0.01, 0.3)
+    assert (weights == 1).all() and (chances == 0.3).all()
+    # four worlds, seats 1 and 2 (column 0 marks a world the play cannot come from: -1)
+    greedy = np.array([[0, 2, 0], [0, 0, 0], [0, 1, 1], [-1, -1, -1]])
+    rule = np.array([[0, 0, 0], [0, 1, 0], [0, 1, 3], [-1, -1, -1]])
+    weights, chances = model_posterior(greedy, rule, [1, 2], 4, 0.2, 0.01, 0.5)
+
+    def evidence(g: int, r: int) -> tuple[float, float]:
+        both = 0.5 * 0.01**r + 0.5 * 0.2**g
+        return both, 0.5 * 0.01**r / both
+
+    expected = np.zeros(4)
+    for world in range(3):
+        (one, first), (two, second) = (evidence(greedy[world, s], rule[world, s]) for s in (1, 2))
+        expected[world] = one * two
+        assert chances[world] == pytest.approx([first, second])
+    assert chances[3] == pytest.approx([0.5, 0.5])  # no weight left: the prior
+    # relative weights (each seat's best likelihood scaled to 1)
+    assert weights / weights.max() == pytest.approx(expected / expected.max())
+    assert chances[0, 0] > 0.9 and chances[1, 0] < 0.1  # the play says which
+    # a weight of 0: one disagreement rules the model out
+    _, chances = model_posterior(greedy, rule, [1], 4, 0.0, 0.01, 0.5)
+    assert chances[0, 0] == 1.0 and chances[2, 0] == 1.0 and chances[1, 0] < 0.1
+
+
+def test_the_models_are_drawn_in_stratified_shares() -> None:
+    for worlds, share in ((100, 0.5), (100, 0.3), (37, 0.75)):
+        chances = np.full((worlds, 2), share)
+        drawn = assign_models(chances, 4)
+        assert drawn.shape == (worlds, 2)
+        for k in range(2):
+            assert abs(drawn[:, k].sum() - share * worlds) <= 1
+        assert (assign_models(chances, 4) == drawn).all()  # reproducible
+        # spread over the worlds, not the first ones: the first round plays the first few
+        assert 0 < drawn[: worlds // 2, 0].sum() < worlds // 2
+    certain = np.array([[1.0, 0.0]] * 10)
+    assert (assign_models(certain, 1) == certain.astype(bool)).all()
+    assert not (
+        assign_models(np.full((50, 1), 0.5), 1) == assign_models(np.full((50, 1), 0.5), 2)
+    ).all()

@@ -287,13 +287,71 @@ def test_the_models_of_the_other_seats() -> None:
     seen = game.observation(farmer)
     models = PIMCAgent(rules=rules, opponent="rlcard-rule")._models(seen, rules, (greedy, rule))
     assert models[partner] == "greedy" and models[game.landlord] == "rlcard-rule"
-    # auto: the model with fewer disagreements, the greedy agent on a tie
-    greedy[:, :] = 0
-    auto = PIMCAgent(rules=rules, opponent="auto")._models(seen, rules, (greedy, rule))
-    assert auto == ["greedy"] * 3
-    rule[:, :], greedy[:, :] = 0, 2
-    auto = PIMCAgent(rules=rules, opponent="auto")._models(seen, rules, (greedy, rule))
-    assert auto == ["greedy" if s == farmer else "rlcard-rule" for s in range(3)]
+
+
+def shares(models: list[list[str]], seat: int) -> float:
+    """The share of worlds playing ``seat`` as the rule agent."""
+    return sum(world[seat] == "rlcard-rule" for world in models) / len(models)
+
+
+def test_auto_plays_an_unread_seat_as_both_models_and_a_read_one_as_its_own() -> None:
+    # the landlord's first lead: nothing read, each other seat the rule agent in half the
+    # worlds (rule_prior), independently, reproducibly; its own seat greedy in every one
+    game = Game(ddz.RLCARD, seed=3)
+    seat = game.current_player
+    assert seat is not None
+    seen = game.observation(seat)
+    others = [s for s in range(3) if s != seat]
+    for prior in (0.5, 0.3):
+        agent = PIMCAgent(rules=ddz.RLCARD, rule_prior=prior)
+        worlds, models = agent._sample_models(seen, ddz.RLCARD, 11)
+        assert len(worlds) == len(models) == 100
+        assert all(world[seat] == "greedy" for world in models)
+        for other in others:
+            assert abs(shares(models, other) - prior) <= 0.01
+        both = sum(all(world[s] == "rlcard-rule" for s in others) for world in models)
+        assert 0.5 * prior * prior <= both / 100 <= prior * (1 + prior) / 2
+        again = PIMCAgent(rules=ddz.RLCARD, rule_prior=prior)._sample_models(seen, ddz.RLCARD, 11)
+        assert again[1] == models and (again[0].hands == worlds.hands).all()
+    other = PIMCAgent(rules=ddz.RLCARD)._sample_models(seen, ddz.RLCARD, 12)[1]
+    assert other != PIMCAgent(rules=ddz.RLCARD)._sample_models(seen, ddz.RLCARD, 11)[1]
+    # later in a deal: a seat whose play only one model explains in the sampled worlds is
+    # played as that model in (about) every world, as it exactly with the other's weight 0
+    for by_rule in (True, False):
+        rules = ddz.RLCARD
+        if by_rule:
+            game = played_game(5)
+        else:
+            game = Game(rules, seed=5)
+            while not game.is_over:
+                game.step(GreedyAgent().act(game.observation(game.current_player)))
+        while len(game.history) > 15:
+            game.undo()
+        seat = game.current_player
+        assert seat is not None
+        seen = game.observation(seat)
+        model, unlike = ("rlcard-rule", "greedy") if by_rule else ("greedy", "rlcard-rule")
+        for weights in ({}, {"greedy_weight": 0.0} if by_rule else {"rule_weight": 0.0}):
+            agent = PIMCAgent(rules=rules, **weights)  # type: ignore[arg-type]
+            worlds, models = agent._sample_models(seen, rules, 1)
+            counts = {
+                name: model_disagreements(seen, rules, worlds.hands, [name] * 3)
+                for name in ("greedy", "rlcard-rule")
+            }
+            fits, misfits = counts[model], counts[unlike]
+            assert fits is not None and misfits is not None
+            told = [s for s in range(3) if s != seat and misfits[:, s].min() >= 1]
+            assert told  # the deal is one where the play tells them apart
+            for other in told:
+                assert (fits[:, other] == 0).any()
+                if weights:
+                    # where the other model fails, the seat is this one's in every world
+                    unexplained = misfits[:, other] > 0
+                    got = np.array([world[other] == model for world in models])
+                    assert unexplained.any() and got[unexplained].all()
+                else:
+                    share = shares(models, other)
+                    assert (share if by_rule else 1 - share) >= 0.9
 
 
 def test_solves_correct_the_playouts_only_where_their_perfect_players_are_not_modelled() -> None:
@@ -363,3 +421,41 @@ def test_auto_reads_two_seats_through_the_greedy_agent() -> None:
     auto = PIMCAgent(2, rules=game.rules, opponent="auto", worlds=20)
     plain = PIMCAgent(2, rules=game.rules, worlds=20, opponent="greedy")
     assert auto.act(game.observation(seat)) == plain.act(game.observation(seat))
+
+
+def test_worlds_of_different_models_are_played_each_as_its_own() -> None:
+    # each world's row is the playout of that world under its own models: the worlds of the
+    # first assignment as one call on them alone (the same seed), the greedy ones as a
+    # greedy call (the greedy agent draws nothing)
+    game = Game(ddz.RLCARD, seed=3)
+    seat = game.current_player
+    assert seat is not None
+    seen = game.observation(seat)
+    worlds = ddz.sample_worlds(seen, n=24, seed=2, rules=ddz.RLCARD)
+    ruled = ["greedy" if s == seat else "rlcard-rule" for s in range(3)]
+    models = [ruled if i % 3 == 0 else ["greedy"] * 3 for i in range(24)]
+    legal = list(seen.legal_actions)[:12]
+    codes = np.array([action.code for action in legal], dtype=np.uint64)
+    agent = PIMCAgent(rules=ddz.RLCARD)
+    state = worlds.game(0).state_bytes()
+    payoffs = agent._play(ddz.RLCARD, state, worlds, 24, codes, seat, 77, None, models)
+    assert payoffs.shape == (24, len(legal))
+    for policies, rows in ((ruled, list(range(0, 24, 3))), (["greedy"] * 3, None)):
+        index = np.array(rows if rows else [i for i in range(24) if i % 3], dtype=np.intp)
+        alone = np.empty((len(index), len(legal)), dtype=np.int64)
+        playouts.policy_playouts(
+            ddz.RLCARD,
+            state,
+            np.ascontiguousarray(worlds.hands[index]),
+            np.ascontiguousarray(worlds.kitty[index]),
+            codes,
+            seat,
+            alone,
+            policies,
+            rule_order(),
+            77,
+        )
+        assert (payoffs[index] == alone).all()
+    # the models matter in these worlds: played all greedy, some rows differ
+    greedy = agent._play(ddz.RLCARD, state, worlds, 24, codes, seat, 77, None, None)
+    assert (greedy[::3] != payoffs[::3]).any() and (greedy[1::3] == payoffs[1::3]).all()

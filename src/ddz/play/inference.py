@@ -20,7 +20,11 @@ is what the other seats *chose*. Two readings are made here:
 The other reading is a model's: :func:`model_disagreements` replays the play in each world
 and counts, for each seat, the moves its model would not have made there (the greedy agent,
 ``greedy_weights``; or RLCard's rule agent, whose random draws agree with anything), and
-:func:`model_weights` turns the counts into weights.
+:func:`model_weights` turns the counts into weights. Not told which model a seat plays,
+:func:`model_posterior` weighs each world by how well either model explains each seat's play
+there (its prior share times its likelihood, summed over the two), and gives each world's
+chance that a seat is the rule agent; :func:`assign_models` draws each world's model of each
+seat from those chances, in stratified shares.
 
 Nothing else is inferred: bids and passes in bidding are not read. The weights are soft on
 purpose: passing with a beater is legal and sometimes right, so no world is ever excluded,
@@ -47,9 +51,11 @@ from ddz.play.rule_model import rule_order
 
 __all__ = [
     "Pass",
+    "assign_models",
     "greedy_disagreements",
     "greedy_weights",
     "model_disagreements",
+    "model_posterior",
     "model_weights",
     "pass_weights",
     "passes_over_beatable",
@@ -278,3 +284,75 @@ def model_weights(
         weights[possible] *= weight ** (differ[possible] - fewest).astype(np.float64)
     weights[~possible] = 0.0
     return weights
+
+
+def _likelihoods(
+    counts: npt.NDArray[np.int64] | None, seat: int, weight: float, worlds: int
+) -> npt.NDArray[np.float64]:
+    """The log-likelihood of ``seat``'s play in each world under a model that errs with
+    ``weight`` a move: ``counts[:, seat]`` times log(weight) (0 with nothing to read; minus
+    infinity for a world the play could not come from, or a disagreement at weight 0)."""
+    if counts is None:
+        return np.zeros(worlds, dtype=np.float64)
+    differ = counts[:, seat].astype(np.float64)
+    out = np.zeros(worlds, dtype=np.float64)
+    if weight == 0.0:
+        out[differ > 0] = -np.inf
+    else:
+        out = differ * np.log(weight)
+    out[counts[:, 0] < 0] = -np.inf
+    return out
+
+
+def model_posterior(
+    greedy: npt.NDArray[np.int64] | None,
+    rule: npt.NDArray[np.int64] | None,
+    seats: Sequence[int],
+    worlds: int,
+    greedy_weight: float,
+    rule_weight: float,
+    prior: float,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Each world's weight and, for each of ``seats``, each world's chance that the seat is
+    RLCard's rule agent rather than the greedy agent (worlds x len(seats)), from the two
+    models' disagreements (:func:`model_disagreements`, None: nothing read) and ``prior``,
+    the rule agent's share before any play.
+
+    A seat's likelihood in a world under a model is the model's weight (``greedy_weight``,
+    ``rule_weight``) to the power of its disagreements there; its evidence there is the
+    prior-weighted sum over the two models, and a world's weight the product over the seats
+    (each seat's greatest likelihood in any world scaled to 1: no underflow, the same
+    ratios). With nothing to read every weight is 1 and every chance ``prior``. A world
+    with no weight left keeps the prior as its chances; when no world has any, every weight
+    is 1 (the uniform sample: the fallback of :func:`model_weights`)."""
+    weights = np.ones(worlds, dtype=np.float64)
+    chances = np.full((worlds, len(seats)), prior, dtype=np.float64)
+    for k, seat in enumerate(seats):
+        by_greedy = _likelihoods(greedy, seat, greedy_weight, worlds)
+        by_rule = _likelihoods(rule, seat, rule_weight, worlds)
+        top = max(by_greedy.max(), by_rule.max())
+        if top == -np.inf:
+            continue  # no world the play could come from: nothing read
+        rule_part = prior * np.exp(by_rule - top)
+        evidence = rule_part + (1.0 - prior) * np.exp(by_greedy - top)
+        held = evidence > 0
+        chances[held, k] = rule_part[held] / evidence[held]
+        weights *= evidence
+    if not weights.any():
+        weights[:] = 1.0
+    return weights, chances
+
+
+def assign_models(chances: npt.NDArray[np.float64], seed: int) -> npt.NDArray[np.bool_]:
+    """Whether each world plays each seat as the rule agent (worlds x seats), drawn with
+    ``chances`` (:func:`model_posterior`), stratified: each seat's draws are the points
+    (k + u) / worlds of one uniform offset u, dealt to the worlds in a random order, so
+    worlds with equal chances p get the rule agent in a share within 1/worlds of p
+    (reproducible with ``seed``)."""
+    worlds, seats = chances.shape
+    rng = np.random.default_rng(seed)
+    out = np.empty((worlds, seats), dtype=bool)
+    for k in range(seats):
+        points = (rng.permutation(worlds) + rng.random()) / max(worlds, 1)
+        out[:, k] = points < chances[:, k]
+    return out

@@ -39,8 +39,10 @@ from ddz.doudizhu.rules import Rules
 from ddz.doudizhu.solver import Solver
 from ddz.doudizhu.worlds import Worlds, sample_worlds
 from ddz.play.inference import (
+    assign_models,
     greedy_weights,
     model_disagreements,
+    model_posterior,
     model_weights,
     pass_weights,
     passes_over_beatable,
@@ -59,8 +61,8 @@ probability), ``"score"`` the expected stake (bid, bombs and spring under the ga
 
 PIMC_OPPONENTS = (*OPPONENTS, "auto")
 """Whom :class:`PIMCAgent` plays the other seats as in its playouts (``opponent=``): the
-greedy agent, RLCard's rule agent, or, ``"auto"``, each seat as whichever of the two explains
-its play so far better."""
+greedy agent, RLCard's rule agent, or, ``"auto"``, each seat in each world as one of the two
+drawn in proportion to how well it explains the seat's play so far (half and half before)."""
 
 
 def _objective(value: object) -> Literal["wp", "score"]:
@@ -98,6 +100,12 @@ _DIRECT_WORK = 1 << 22
 """A work limit up to which a call runs on the calling thread (about 0.1 s of moves scored)."""
 _CHUNK_PLAYOUTS = 32
 """Playouts between two readings of the clock under a time limit (about a millisecond)."""
+_ASSIGN_SEED = 0x5EED_0F_A550
+"""Mixed into a decision's seed for the draw of each world's models (``"auto"``), apart from
+the sampling's and the playouts' own uses of that seed."""
+_GROUP_SEED = 0x9E3779B97F4A7C15
+"""Mixed into the playouts' seed once for each group of worlds after the first that plays
+another assignment of models (each group is its own call)."""
 
 
 def _limit(value: float | None, name: str) -> float | None:
@@ -406,13 +414,15 @@ class PIMCAgent:
     ``opponent`` says whom the other seats are played as in step 2 and read through in step
     1: ``"greedy"`` (as above), ``"rlcard-rule"`` (RLCard 1.2.0's rule agent, ported to C:
     ``ddz._core.rule``, :mod:`ddz.play.rule_model`; three seats) or ``"auto"`` (the default:
-    each other seat as whichever of the two disagrees with fewer of its moves so far, the
-    greedy agent on a tie and with two seats). Under
-    the rule agent the other side plays as it, and a partner while some sampled world has it
+    each other seat, world by world, as one of the two drawn in proportion to how well it
+    explains the seat's moves so far there, ``rule_prior`` the rule agent's share before
+    any: :meth:`_posterior`; the greedy agent with two seats). Under ``"rlcard-rule"``
+    the other side plays as the rule agent, and a partner while some sampled world has it
     playing every move as the rule agent would; each move a seat played as the rule agent
     would not have made weighs its world by ``rule_weight``; ``oversample`` is then 10 unless
     given; and step 3's verdicts that assume perfect play of a seat played as the rule agent
-    (a loss: perfect opponents; a farmers' win: a perfect partner) leave the playouts alone.
+    in a world (a loss: perfect opponents; a farmers' win: a perfect partner) leave that
+    world's playouts alone.
 
     ``seed`` makes it reproducible: the same observations give the same actions. A
     ``time_limit`` (seconds) bounds the whole decision: the playouts run in chunks of about
@@ -447,6 +457,7 @@ class PIMCAgent:
         greedy_weight: float = 0.2,
         opponent: str = "auto",
         rule_weight: float = 0.01,
+        rule_prior: float = 0.5,
     ) -> None:
         self.rules = rules
         if opponent not in PIMC_OPPONENTS:
@@ -457,6 +468,9 @@ class PIMCAgent:
         self.rule_weight = check_number(rule_weight, "rule_weight")
         if not 0 <= self.rule_weight <= 1:
             raise ValueError(f"rule_weight must be from 0 to 1, not {rule_weight}")
+        self.rule_prior = check_number(rule_prior, "rule_prior")
+        if not 0 <= self.rule_prior <= 1:
+            raise ValueError(f"rule_prior must be from 0 to 1, not {rule_prior}")
         self.objective = _objective(objective)
         self.worlds = check_integer(worlds, "worlds", 1, 1 << 16)
         self.playouts = check_integer(playouts, "playouts", 1, 1 << 24)
@@ -505,11 +519,13 @@ class PIMCAgent:
 
     def _sample_models(
         self, observation: Observation, rules: Rules, seed: int
-    ) -> tuple[Worlds, list[str]]:
+    ) -> tuple[Worlds, list[list[str]]]:
         """Step 1: ``worlds`` worlds, drawn from ``oversample`` times as many weighted by
-        what the other seats' play says (ddz.play.inference), and each seat's model in the
-        playouts (:meth:`_models`)."""
+        what the other seats' play says (ddz.play.inference), and each world's model of
+        each seat in the playouts (:meth:`_models`; under ``"auto"``, :meth:`_posterior`)."""
         opponent = self._opponent(rules)
+        if opponent == "auto" and observation.landlord is not None:
+            return self._posterior(observation, rules, seed)
         oversample = self._oversample(rules)
         models = self._models(observation, rules, None)
         reads = (
@@ -520,7 +536,8 @@ class PIMCAgent:
         weighs = self.pass_weight < 1 or self.greedy_weight < 1 or opponent != "greedy"
         if not (reads and weighs):
             n = self.bid_worlds if observation.phase == "bidding" else self.worlds
-            return sample_worlds(observation, n=n, seed=seed, rules=rules), models
+            worlds = sample_worlds(observation, n=n, seed=seed, rules=rules)
+            return worlds, [models] * len(worlds)
         pool = sample_worlds(observation, n=self.worlds * oversample, seed=seed, rules=rules)
         passes = passes_over_beatable(observation, rules) if self.pass_weight < 1 else []
         weights = pass_weights(pool.hands, passes, rules, self.pass_weight)
@@ -530,10 +547,8 @@ class PIMCAgent:
             every = rules.players
             rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
             greedy = None
-            if opponent == "auto":
-                greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
             models = self._models(observation, rules, (greedy, rule))
-            if greedy is None and self.greedy_weight < 1 and models.count("greedy") > 1:
+            if self.greedy_weight < 1 and models.count("greedy") > 1:
                 # a partner played greedy: its moves read through the greedy agent (the
                 # replay skipped when no other seat needs it: it is most of the sampling)
                 greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
@@ -549,7 +564,61 @@ class PIMCAgent:
                 weights *= model_weights(counts, seats, len(weights))
         if not weights.any():  # no world agrees with the play: the uniform sample
             weights[:] = 1.0
-        return pool.take(resample(weights, self.worlds, seed)), models
+        worlds = pool.take(resample(weights, self.worlds, seed))
+        return worlds, [models] * len(worlds)
+
+    def _posterior(
+        self, observation: Observation, rules: Rules, seed: int
+    ) -> tuple[Worlds, list[list[str]]]:
+        """Step 1 under ``"auto"`` (three seats, the landlord known): not told whom it
+        plays, each world plays each other seat as the rule agent or the greedy agent, drawn
+        in proportion to how well each explains that seat's play so far in that world
+        (``rule_weight``, ``greedy_weight`` a disagreement; ``rule_prior`` the rule agent's
+        share before any play: the first lead is played against both), and the worlds are
+        weighted by the two models' evidence together (ddz.play.inference.model_posterior)."""
+        me, every = observation.player, rules.players
+        others = [seat for seat in range(every) if seat != me]
+        oversample = self._oversample(rules)
+        reads = (
+            observation.phase == "play"
+            and oversample > 1
+            and any(record.phase == "play" for record in observation.history)
+        )
+        greedy = rule = None
+        if reads:
+            pool = sample_worlds(observation, n=self.worlds * oversample, seed=seed, rules=rules)
+            rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
+            greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
+        else:
+            n = self.bid_worlds if observation.phase == "bidding" else self.worlds
+            pool = sample_worlds(observation, n=n, seed=seed, rules=rules)
+        weights, chances = model_posterior(
+            greedy,
+            rule,
+            others,
+            len(pool),
+            self.greedy_weight,
+            self.rule_weight,
+            self.rule_prior,
+        )
+        if reads:
+            passes = passes_over_beatable(observation, rules) if self.pass_weight < 1 else []
+            weights *= pass_weights(pool.hands, passes, rules, self.pass_weight)
+            if not weights.any():  # no world agrees with the play: the uniform sample
+                weights[:] = 1.0
+            taken = resample(weights, self.worlds, seed)
+            worlds, chances = pool.take(taken), chances[taken]
+        else:
+            worlds = pool
+        ruled = assign_models(chances, seed ^ _ASSIGN_SEED)
+        models = []
+        for row in ruled:
+            world = ["greedy"] * every
+            for k, seat in enumerate(others):
+                if row[k]:
+                    world[seat] = "rlcard-rule"
+            models.append(world)
+        return worlds, models
 
     def _models(
         self,
@@ -560,9 +629,8 @@ class PIMCAgent:
         """Each seat's player in the playouts: the seat itself greedy; the others the greedy
         agent under ``opponent="greedy"``; under ``"rlcard-rule"`` the other side the rule
         agent, and a partner too while some sampled world has it playing every move as the
-        rule agent would; under ``"auto"`` each other seat the model that explains its play
-        so far with fewer disagreements in the world that agrees best (``counts``: the greedy
-        and rule disagreements of the pool), the greedy agent when they tie."""
+        rule agent would (``counts``: the greedy and rule disagreements of the pool); under
+        ``"auto"`` before the landlord is known, greedy (then :meth:`_posterior`)."""
         players = rules.players
         models = ["greedy"] * players
         if self._opponent(rules) == "greedy" or players != 3 or observation.landlord is None:
@@ -576,15 +644,12 @@ class PIMCAgent:
         for seat in range(players):
             if seat == me:
                 continue
-            # each model's fewest disagreements with the seat's play in any world (0: not read)
+            # the rule agent's fewest disagreements with the seat's play in any world (0: not read)
             fewest_rule = 0 if rule is None else int(rule[possible, seat].min())
-            fewest_greedy = 0 if greedy is None else int(greedy[possible, seat].min())
             if self.opponent == "rlcard-rule":
                 partner = (seat == landlord) == (me == landlord)
                 if not partner or fewest_rule == 0:
                     models[seat] = "rlcard-rule"
-            elif greedy is not None and fewest_rule < fewest_greedy:
-                models[seat] = "rlcard-rule"
         return models
 
     def set_rules(self, rules: Rules) -> None:
@@ -673,7 +738,10 @@ class PIMCAgent:
             # the playouts' work limit may have stopped them before the last world
             hands = worlds.hands[: len(payoffs)]
             landlord = observation.landlord
-            trusted = (True, True) if landlord is None else self._trusted(models, me, landlord)
+            trusted = [
+                (True, True) if landlord is None else self._trusted(world, me, landlord)
+                for world in models[: len(payoffs)]
+            ]
             proved = self._solve_worlds(template, hands, chosen, payoffs, me, deadline, trusted)
         value = self._value(payoffs)
         allowed = list(range(len(candidates)))
@@ -706,30 +774,21 @@ class PIMCAgent:
         me: int,
         seed: int,
         deadline: float | None = None,
-        models: list[str] | None = None,
+        models: list[list[str]] | None = None,
     ) -> npt.NDArray[np.int64]:
         """Seat ``me``'s payoff in each of the first ``count`` worlds after each action (in
         fewer worlds when the playouts' work reached ``work``, or the clock ``deadline``),
-        each seat played by its model (``models``; None: every seat greedy)."""
+        each seat played by its model in that world (``models``, one list a world; None:
+        every seat greedy)."""
         payoffs = np.empty((count, len(codes)), dtype=np.int64)
         hands, kitty = worlds.hands[:count], worlds.kitty[:count]
-        order = rule_order() if models is not None and "rlcard-rule" in models else None
+        models = None if models is None else models[:count]
+        ruled = models is not None and any("rlcard-rule" in world for world in models)
+        order = rule_order() if ruled else None
 
         def run(stop: _playouts.Stop | None) -> tuple[int, int]:
-            return _playouts.policy_playouts(
-                rules,
-                state,
-                hands,
-                kitty,
-                codes,
-                me,
-                payoffs,
-                models,
-                order,
-                seed,
-                self.epsilon,
-                self.work,
-                stop,
+            return self._grouped(
+                rules, state, hands, kitty, codes, me, payoffs, models, order, seed, self.work, stop
             )
 
         if deadline is not None:
@@ -756,7 +815,7 @@ class PIMCAgent:
         payoffs: npt.NDArray[np.int64],
         seed: int,
         deadline: float,
-        models: list[str] | None = None,
+        models: list[list[str]] | None = None,
         order: _playouts.RuleOrder | None = None,
     ) -> npt.NDArray[np.int64]:
         """:meth:`_play` under a time limit: the worlds in chunks of about
@@ -768,7 +827,7 @@ class PIMCAgent:
         while played < len(hands) and time.perf_counter() < deadline:
             end = min(len(hands), played + step)
             budget = 0 if self.work == 0 else max(1, self.work - work)
-            done, spent = _playouts.policy_playouts(
+            done, spent = self._grouped(
                 rules,
                 state,
                 hands[played:end],
@@ -776,10 +835,9 @@ class PIMCAgent:
                 codes,
                 me,
                 payoffs[played:end],
-                models,
+                None if models is None else models[played:end],
                 order,
                 seed ^ played,
-                self.epsilon,
                 budget,
                 None,
             )
@@ -788,6 +846,74 @@ class PIMCAgent:
             if played < end or (self.work and work >= self.work):
                 break
         return payoffs[:played]
+
+    def _grouped(
+        self,
+        rules: Rules,
+        state: bytes,
+        hands: npt.NDArray[np.uint64],
+        kitty: npt.NDArray[np.uint64],
+        codes: npt.NDArray[np.uint64],
+        me: int,
+        payoffs: npt.NDArray[np.int64],
+        models: list[list[str]] | None,
+        order: _playouts.RuleOrder | None,
+        seed: int,
+        work: int,
+        stop: _playouts.Stop | None,
+    ) -> tuple[int, int]:
+        """One ``policy_playouts`` call for each assignment of models among the worlds
+        (``models``, one list a world; one call, as before ``"auto"`` drew them, when all
+        worlds play the same): (the worlds played, a prefix of them; the work). The groups
+        share ``work``; a group stopped short (the work, ``stop``) stops the rest."""
+        if models is None or all(world == models[0] for world in models):
+            return _playouts.policy_playouts(
+                rules,
+                state,
+                hands,
+                kitty,
+                codes,
+                me,
+                payoffs,
+                models[0] if models else None,
+                order,
+                seed,
+                self.epsilon,
+                work,
+                stop,
+            )
+        groups: dict[tuple[str, ...], list[int]] = {}
+        for i, world in enumerate(models):
+            groups.setdefault(tuple(world), []).append(i)
+        done = np.zeros(len(models), dtype=bool)
+        spent = 0
+        for g, (group, rows) in enumerate(groups.items()):
+            if work and spent >= work:
+                break
+            index = np.array(rows, dtype=np.intp)
+            out = np.empty((len(index), len(codes)), dtype=np.int64)
+            played, used = _playouts.policy_playouts(
+                rules,
+                state,
+                np.ascontiguousarray(hands[index]),
+                np.ascontiguousarray(kitty[index]),
+                codes,
+                me,
+                out,
+                list(group),
+                order,
+                (seed ^ (g * _GROUP_SEED)) & 0xFFFF_FFFF_FFFF_FFFF,
+                self.epsilon,
+                work - spent if work else 0,
+                stop,
+            )
+            payoffs[index[:played]] = out[:played]
+            done[index[:played]] = True
+            spent += used
+            if played < len(index):
+                break
+        missing = np.flatnonzero(~done)
+        return (int(missing[0]) if len(missing) else len(models)), spent
 
     @staticmethod
     def _trusted(models: list[str], me: int, landlord: int) -> tuple[bool, bool]:
@@ -818,7 +944,7 @@ class PIMCAgent:
         payoffs: npt.NDArray[np.int64],
         me: int,
         deadline: float | None,
-        trusted: tuple[bool, bool] = (True, True),
+        trusted: list[tuple[bool, bool]] | None = None,
     ) -> npt.NDArray[np.bool_]:
         """Step 3 of the class docstring: correct the playouts with exact solves. Returns
         which actions are proved won in every world of ``payoffs``: the action ends the
@@ -863,7 +989,7 @@ class PIMCAgent:
                     continue
                 won = (value > 0) == same_side
                 won_in[j] += won
-                if (payoffs[i, j] > 0) != won and trusted[won]:
+                if (payoffs[i, j] > 0) != won and (trusted is None or trusted[i][won]):
                     payoffs[i, j] = stake if won else -stake
         proved: npt.NDArray[np.bool_] = over | ((won_in == len(hands)) & (len(hands) > 0))
         return proved
