@@ -47,7 +47,7 @@ from ddz.play.inference import (
     resample,
 )
 from ddz.play.model_playouts import Model, model_playouts, plays_like
-from ddz.play.open_playouts import open_playouts
+from ddz.play.open_playouts import Reading, open_playouts, read_play, seat_models
 from ddz.play.rule_model import OPPONENTS, rule_order
 
 __all__ = ["OBJECTIVES", "PIMC_OPPONENTS", "PIMCAgent", "SolverAgent"]
@@ -183,8 +183,15 @@ class SolverAgent:
         candidates: int = 6,
         model_playouts: int = 1,
         model_epsilon: int = 0,
+        playout_model: str = "auto",
     ) -> None:
         self._rng = random.Random(0 if seed is None else check_integer(seed, "seed"))
+        if playout_model not in PIMC_OPPONENTS:
+            raise ValueError(
+                f"playout_model must be one of {', '.join(PIMC_OPPONENTS)}, "
+                f"not {shorten(playout_model)}"
+            )
+        self.playout_model = playout_model
         self.objective = _objective(objective)
         self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
         self.time_limit = _limit(time_limit, "time_limit")
@@ -252,21 +259,41 @@ class SolverAgent:
             raise AssertionError(f"the solver's move {result.move} is not legal")  # not reached
         if score:
             return move
-        if result.value > 0 and not self._partner_modelled(game):
-            return self._fastest_win(game, legal, move)
+        models = None
+        if result.value > 0:
+            models, reading = self._models(game)
+            if not self._partner_modelled(game) and not _rule_partner(game, models, reading):
+                return self._fastest_win(game, legal, move)
         # a proof of a farmers' win assumes a perfect partner: beside a modelled one, the
         # move is searched like a lost one's, the solver's move first among equals
-        return self._played_out(game, legal, move)
+        return self._played_out(game, legal, move, models)
 
-    def _played_out(self, game: Game, legal: list[Action], lost: Action | None) -> Action:
-        """The move whose open playouts win most often; ties: in a lost position the
-        solver's move ``lost``, else the highest mean payoff; then the greedy agent's."""
+    def _models(self, game: Game) -> tuple[list[str], Reading | None]:
+        """Each seat's model in the open playouts (``playout_model``), and the play read."""
+        if self.playout_model == "greedy":
+            return ["greedy"] * game.rules.players, None
+        if self.playout_model != "auto" and game.rules.players != 3:
+            raise ValueError(f"playout_model={self.playout_model!r} plays three seats, not two")
+        reading = read_play(game)
+        return seat_models(game, self.playout_model, reading), reading
+
+    def _played_out(
+        self,
+        game: Game,
+        legal: list[Action],
+        lost: Action | None,
+        models: list[str] | None = None,
+    ) -> Action:
+        """The move whose open playouts win most often, each seat played by its model
+        (``models``, else :meth:`_models`); ties: in a lost position the solver's move
+        ``lost``, else the highest mean payoff; then the greedy agent's."""
         won, points = open_playouts(
             game,
             legal,
             playouts=self.playouts,
             epsilon=self.epsilon,
             seed=self._rng.getrandbits(64),
+            models=self._models(game)[0] if models is None else models,
         )
         greedy = _greedy(game, legal)
 
@@ -343,6 +370,16 @@ class SolverAgent:
             if (result.value > 0) == same_side:
                 return action
         return move
+
+
+def _rule_partner(game: Game, models: list[str], reading: Reading | None) -> bool:
+    """Is the partner of the farmer to act played as the rule agent in the open playouts
+    (``models``) and has it played every move so far as the rule agent would?"""
+    me, landlord = game.current_player, game.landlord
+    if me is None or landlord is None or me == landlord or game.rules.players != 3:
+        return False
+    partner = 3 - me - landlord
+    return models[partner] == "rlcard-rule" and (reading is None or reading[1][partner] == 0)
 
 
 class PIMCAgent:
