@@ -241,6 +241,8 @@ class SolverAgent:
         score = self.objective == "score"
         if out and not score:  # a sure win now: no search can find a surer one
             return _best_going_out(out)
+        if self.playout_model == "rlcard-rule" and game.rules.players != 3:
+            raise ValueError("playout_model='rlcard-rule' plays three seats, not two")
         if self.max_cards is not None and sum(map(len, game.hands)) > self.max_cards:
             self.fallbacks += 1
             return _best_going_out(out) if out else self._played_out(game, legal, None)
@@ -261,8 +263,11 @@ class SolverAgent:
             return move
         models = None
         if result.value > 0:
-            models, reading = self._models(game)
-            if not self._partner_modelled(game) and not _rule_partner(game, models, reading):
+            trusted = not self._partner_modelled(game)
+            if trusted and current != game.landlord:  # a farmer: how is its partner played?
+                models, reading = self._models(game)
+                trusted = not _rule_partner(game, models, reading)
+            if trusted:
                 return self._fastest_win(game, legal, move)
         # a proof of a farmers' win assumes a perfect partner: beside a modelled one, the
         # move is searched like a lost one's, the solver's move first among equals
@@ -272,8 +277,6 @@ class SolverAgent:
         """Each seat's model in the open playouts (``playout_model``), and the play read."""
         if self.playout_model == "greedy":
             return ["greedy"] * game.rules.players, None
-        if self.playout_model != "auto" and game.rules.players != 3:
-            raise ValueError(f"playout_model={self.playout_model!r} plays three seats, not two")
         reading = read_play(game)
         return seat_models(game, self.playout_model, reading), reading
 
