@@ -122,7 +122,7 @@ class SolverAgent:
       solves a decision, the most cards first);
     * in a **lost** position (lost against perfect opponents), the move whose playouts
       against a model of the players win most often (:mod:`ddz.play.open_playouts`:
-      ``playouts`` games from the true position, every seat played by the greedy agent,
+      ``playouts`` games from the true position, each seat played by its model, below,
       a random action ``epsilon`` per mille of the time), ties going to the solver's move,
       the one that holds out longest: real opponents go wrong;
     * when the solve is **unknown** within the limits, or more than ``max_cards`` cards are
@@ -137,7 +137,19 @@ class SolverAgent:
     when it cannot go out. The default stays ``"wp"``: a score solve searches more for the
     same ``node_limit``.
 
-    ``opponent`` (opt-in; default ``None``: the above unchanged) is a factory of a model of
+    ``playout_model`` says whom those open playouts play the other seats as, in C (the agent
+    itself greedy): ``"greedy"`` (the greedy agent), ``"rlcard-rule"`` (RLCard's rule agent:
+    the other side, and a partner while it has played every move as the rule agent would;
+    three seats) or ``"auto"`` (the default: each other seat as whichever of the two
+    disagrees with fewer of its moves so far, the greedy agent on a tie and with two seats;
+    :func:`ddz.play.open_playouts.seat_models`), the strings and the reading of
+    :class:`PIMCAgent`'s ``opponent``, here in the one true world. A farmer whose partner is
+    played as the rule agent, having played every move so far as it would, searches a
+    proved farmers' win the same way (the solver's move first among equals) instead of
+    trusting it: the proof assumes a perfect partner.
+
+    ``opponent`` (opt-in; default ``None``: the above unchanged; ``playout_model`` still
+    plays the open playouts, which choose and break ties) is a factory of a model of
     the opponents (an ordinary agent made from a seed, as :data:`ddz.play.agents.AGENTS`
     holds them: RLCard's rule agent, ``ddz.compat.rlcard_rule.RLCardRuleAgent``, under
     ``ddz.RLCARD``). With every hand known, the agent then simulates them as they play:
