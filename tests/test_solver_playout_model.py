@@ -5,6 +5,8 @@ in sampled worlds."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import ddz
@@ -121,3 +123,51 @@ def test_playing_the_rule_farmers_as_the_rule_agent_changes_the_move(
             seat = child.current_player
             child.step(choose(agent, child) if seat == landlord else rule_act(child))
         assert (child.winner == landlord) is wins
+
+
+@pytest.mark.parametrize("partner_plays", ["rule", "greedy"])
+def test_a_farmer_searches_a_proved_win_beside_a_rule_alike_partner(
+    partner_plays: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a farmer's proof assumes a perfect partner: beside one played as the rule agent (that
+    # has played every move as it would) the win is searched, beside a greedy one trusted
+    calls: list[str] = []
+    searched, fastest = SolverAgent._played_out, SolverAgent._fastest_win
+
+    def search(self: SolverAgent, *args: Any) -> ddz.Action:
+        calls.append("searched")
+        return searched(self, *args)
+
+    def trust(self: SolverAgent, *args: Any) -> ddz.Action:
+        calls.append("trusted")
+        return fastest(self, *args)
+
+    monkeypatch.setattr(SolverAgent, "_played_out", search)
+    monkeypatch.setattr(SolverAgent, "_fastest_win", trust)
+    seen: list[str] = []
+    for deal in range(8):
+        game = ddz.Game(ddz.RLCARD, seed=deal)
+        landlord = game.landlord
+        assert landlord is not None
+        me, partner = (landlord + 1) % 3, (landlord + 2) % 3
+        agent = SolverAgent(node_limit=20_000)
+        while not game.is_over:
+            seat = game.current_player
+            if seat == me and len(game.legal_actions()) > 1:
+                out = any(len(a.cards) == len(game.hands[me]) for a in game.legal_actions())
+                result = ddz.solve(game, node_limit=20_000, line=False)
+                reading = read_play(game)
+                alike = reading is not None and 0 == reading[1][partner] < reading[0][partner]
+                calls.clear()
+                action = agent.act(game)
+                if result.value == 1 and not out:
+                    expected = "searched" if partner_plays == "rule" and alike else "trusted"
+                    assert calls[:1] == [expected], (deal, len(game.history))
+                    seen.append(expected)
+                game.step(action)
+            elif seat == partner and partner_plays == "rule":
+                game.step(rule_act(game))
+            else:
+                game.step(choose(GreedyAgent(), game))
+    assert seen.count("trusted") >= 5
+    assert partner_plays == "greedy" or seen.count("searched") >= 5
