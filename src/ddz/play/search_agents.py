@@ -49,7 +49,7 @@ from ddz.play.inference import (
     resample,
 )
 from ddz.play.model_playouts import Model, model_playouts, plays_like
-from ddz.play.open_playouts import open_playouts
+from ddz.play.open_playouts import Reading, open_playouts, read_play, seat_models
 from ddz.play.rule_model import OPPONENTS, rule_order
 
 __all__ = ["OBJECTIVES", "PIMC_OPPONENTS", "PIMCAgent", "SolverAgent"]
@@ -130,7 +130,7 @@ class SolverAgent:
       solves a decision, the most cards first);
     * in a **lost** position (lost against perfect opponents), the move whose playouts
       against a model of the players win most often (:mod:`ddz.play.open_playouts`:
-      ``playouts`` games from the true position, every seat played by the greedy agent,
+      ``playouts`` games from the true position, each seat played by its model, below,
       a random action ``epsilon`` per mille of the time), ties going to the solver's move,
       the one that holds out longest: real opponents go wrong;
     * when the solve is **unknown** within the limits, or more than ``max_cards`` cards are
@@ -145,7 +145,19 @@ class SolverAgent:
     when it cannot go out. The default stays ``"wp"``: a score solve searches more for the
     same ``node_limit``.
 
-    ``opponent`` (opt-in; default ``None``: the above unchanged) is a factory of a model of
+    ``playout_model`` says whom those open playouts play the other seats as, in C (the agent
+    itself greedy): ``"greedy"`` (the greedy agent), ``"rlcard-rule"`` (RLCard's rule agent:
+    the other side, and a partner while it has played every move as the rule agent would;
+    three seats) or ``"auto"`` (the default: each other seat as whichever of the two
+    disagrees with fewer of its moves so far, the greedy agent on a tie and with two seats;
+    :func:`ddz.play.open_playouts.seat_models`), the strings and the reading of
+    :class:`PIMCAgent`'s ``opponent``, here in the one true world. A farmer whose partner is
+    played as the rule agent, having played every move so far as it would, searches a
+    proved farmers' win the same way (the solver's move first among equals) instead of
+    trusting it: the proof assumes a perfect partner.
+
+    ``opponent`` (opt-in; default ``None``: the above unchanged; ``playout_model`` still
+    plays the open playouts, which choose and break ties) is a factory of a model of
     the opponents (an ordinary agent made from a seed, as :data:`ddz.play.agents.AGENTS`
     holds them: RLCard's rule agent, ``ddz.compat.rlcard_rule.RLCardRuleAgent``, under
     ``ddz.RLCARD``). With every hand known, the agent then simulates them as they play:
@@ -191,8 +203,15 @@ class SolverAgent:
         candidates: int = 6,
         model_playouts: int = 1,
         model_epsilon: int = 0,
+        playout_model: str = "auto",
     ) -> None:
         self._rng = random.Random(0 if seed is None else check_integer(seed, "seed"))
+        if playout_model not in PIMC_OPPONENTS:
+            raise ValueError(
+                f"playout_model must be one of {', '.join(PIMC_OPPONENTS)}, "
+                f"not {shorten(playout_model)}"
+            )
+        self.playout_model = playout_model
         self.objective = _objective(objective)
         self.node_limit = check_integer(node_limit, "node_limit", 1, 1 << 40)
         self.time_limit = _limit(time_limit, "time_limit")
@@ -242,6 +261,8 @@ class SolverAgent:
         score = self.objective == "score"
         if out and not score:  # a sure win now: no search can find a surer one
             return _best_going_out(out)
+        if self.playout_model == "rlcard-rule" and game.rules.players != 3:
+            raise ValueError("playout_model='rlcard-rule' plays three seats, not two")
         if self.max_cards is not None and sum(map(len, game.hands)) > self.max_cards:
             self.fallbacks += 1
             return _best_going_out(out) if out else self._played_out(game, legal, None)
@@ -260,21 +281,42 @@ class SolverAgent:
             raise AssertionError(f"the solver's move {result.move} is not legal")  # not reached
         if score:
             return move
-        if result.value > 0 and not self._partner_modelled(game):
-            return self._fastest_win(game, legal, move)
+        models = None
+        if result.value > 0:
+            trusted = not self._partner_modelled(game)
+            if trusted and current != game.landlord:  # a farmer: how is its partner played?
+                models, reading = self._models(game)
+                trusted = not _rule_partner(game, models, reading)
+            if trusted:
+                return self._fastest_win(game, legal, move)
         # a proof of a farmers' win assumes a perfect partner: beside a modelled one, the
         # move is searched like a lost one's, the solver's move first among equals
-        return self._played_out(game, legal, move)
+        return self._played_out(game, legal, move, models)
 
-    def _played_out(self, game: Game, legal: list[Action], lost: Action | None) -> Action:
-        """The move whose open playouts win most often; ties: in a lost position the
-        solver's move ``lost``, else the highest mean payoff; then the greedy agent's."""
+    def _models(self, game: Game) -> tuple[list[str], Reading | None]:
+        """Each seat's model in the open playouts (``playout_model``), and the play read."""
+        if self.playout_model == "greedy":
+            return ["greedy"] * game.rules.players, None
+        reading = read_play(game)
+        return seat_models(game, self.playout_model, reading), reading
+
+    def _played_out(
+        self,
+        game: Game,
+        legal: list[Action],
+        lost: Action | None,
+        models: list[str] | None = None,
+    ) -> Action:
+        """The move whose open playouts win most often, each seat played by its model
+        (``models``, else :meth:`_models`); ties: in a lost position the solver's move
+        ``lost``, else the highest mean payoff; then the greedy agent's."""
         won, points = open_playouts(
             game,
             legal,
             playouts=self.playouts,
             epsilon=self.epsilon,
             seed=self._rng.getrandbits(64),
+            models=self._models(game)[0] if models is None else models,
         )
         greedy = _greedy(game, legal)
 
@@ -351,6 +393,16 @@ class SolverAgent:
             if (result.value > 0) == same_side:
                 return action
         return move
+
+
+def _rule_partner(game: Game, models: list[str], reading: Reading | None) -> bool:
+    """Is the partner of the farmer to act played as the rule agent in the open playouts
+    (``models``) and has it played every move so far as the rule agent would?"""
+    me, landlord = game.current_player, game.landlord
+    if me is None or landlord is None or me == landlord or game.rules.players != 3:
+        return False
+    partner = 3 - me - landlord
+    return models[partner] == "rlcard-rule" and (reading is None or reading[1][partner] == 0)
 
 
 class PIMCAgent:
