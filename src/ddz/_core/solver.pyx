@@ -103,11 +103,11 @@ def _get_flags():
 # search_in_rounds: the nodes of each order's first round, and the orders taken in turn
 # (measured: the history)
 cdef uint64_t round_first = 100000
-cdef int round_orders = 2
+cdef int round_orders = 4
 cdef int round_cards = 40       # the fewest cards in play (all hands) searched in rounds
 
 
-def _set_rounds(uint64_t nodes, int orders=2, int cards=40):
+def _set_rounds(uint64_t nodes, int orders=4, int cards=40):
     """The nodes of the first round of search_in_rounds (FLAG_ROUNDS), the move orders it
     takes in turn (1-4: the search's, the other of a farmer's pass to its partner, the two
     again with the lead under the partner, FLAG_FEED, switched) and the fewest cards in
