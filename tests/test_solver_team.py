@@ -299,6 +299,10 @@ def test_covered_plays_count_the_cards_each_seat_may_shed() -> None:
         game = ddz.Game.from_position(RULES, ["K", "5", "34D"], landlord=0, to_act=2)
         assert reference.value_for_side_to_act(game) == -1
         assert ddz.Solver(RULES, memory_mb=1)._core._static_move(fields(game)[0], 2, 0) is None
+        # nor where the landlord holds a bomb, which beats any cover
+        game = ddz.Game.from_position(RULES, ["5555K", "6", "34D"], landlord=0, to_act=2)
+        assert reference.value_for_side_to_act(game) == -1
+        assert ddz.Solver(RULES, memory_mb=1)._core._static_move(fields(game)[0], 2, 0) is None
         game = ddz.Game.from_position(RULES, ["K", "A7", "35"], landlord=0, to_act=2)
         assert reference.value_for_side_to_act(game) == -1
         assert ddz.Solver(RULES, memory_mb=1)._core._team_move(*fields(game)) is None
