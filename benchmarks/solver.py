@@ -154,6 +154,10 @@ def solve_all(request: dict[str, Any]) -> dict[str, Any]:
         from ddz._core import solver as core
 
         core._set_flags(request["flags"])  # the search's shortcuts (docs/dev/solver-history.md)
+    if request.get("round_orders") is not None:
+        from ddz._core import solver as core
+
+        core._set_rounds(100_000, request["round_orders"])  # the rounds' move orders
     results = []
     for text in request["positions"]:
         position = ddz.Position.parse(text)
@@ -187,6 +191,7 @@ def run_size(texts: list[str], args: argparse.Namespace) -> dict[str, Any]:
         "node_limit": args.node_limit,
         "score": args.score,
         "flags": args.flags,
+        "round_orders": args.round_orders,
     }
     child = subprocess.run(
         [sys.executable, __file__, "--child"],
@@ -275,7 +280,15 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         help="the search's shortcuts, a mask of solver_order.pxd's FLAG_* (default: the "
         "solver's; 123 is the search before the team, seat-by-seat and score shortcuts, "
-        "13819 the search before the rounds)",
+        "13819 the search before the rounds, 30203 with --round-orders 2 the search before "
+        "the covered plays)",
+    )
+    parser.add_argument(
+        "--round-orders",
+        type=int,
+        choices=(1, 2, 3, 4),
+        help="the move orders the rounds of a whole three-seat deal take in turn (default: "
+        "the solver's, 4; 2 is the rounds before the partner's lead orders)",
     )
     parser.add_argument(
         "--deals", nargs="+", choices=DEAL_KINDS, help="solve --count whole deals of these kinds"

@@ -227,3 +227,133 @@ def test_rounds_of_two_move_orders_agree_with_minimax() -> None:
         core._set_flags(saved_flags)
         core._set_rounds(saved_rounds)
     assert restarted >= 30 and by_minimax >= 40, (restarted, by_minimax)
+
+
+FLAG_COVERS, FLAG_TEAM_COVER = 32768, 65536  # solver_order.pxd
+
+
+def move_wins(game: ddz.Game, code: int) -> bool:
+    """Does the move of code, legal in game, win for the side that plays it (minimax)?"""
+    move = ddz.Move.from_code(code)
+    assert move in game.legal_actions(), (game.hands, game.table, move)
+    mover = game.current_player == game.landlord
+    child = game.copy()
+    child.step(move)
+    if child.is_over:
+        return (child.winner == child.landlord) == mover
+    value = reference.value_for_side_to_act(child)
+    return (value == 1) == ((child.current_player == child.landlord) == mover)
+
+
+def covered_position(seed: int) -> ddz.Game:
+    """A small three-seat position, a seat leading that often holds high singles and pairs
+    beside low ones (the covered plays' hands), the others a few cards, some of them only
+    two or three (the rule must count how many each may shed)."""
+    rng = random.Random(seed)
+    cards = list(DECK)
+    rng.shuffle(cards)
+    landlord, leader = rng.randint(0, 2), rng.randint(0, 2)
+    sizes = [rng.randint(1, 4) for _ in range(3)]
+    sizes[leader] = rng.randint(2, 4)
+    high = sorted(cards, key=lambda card: -DECK.index(card))[: rng.randint(0, 6)]
+    rest = [card for card in cards if card not in high]
+    hands = ["".join(rest[sum(sizes[:seat]) : sum(sizes[: seat + 1])]) for seat in range(3)]
+    hands[leader] = "".join(high[: rng.randint(0, 3)]) + hands[leader]
+    return ddz.Game.from_position(RULES, hands, landlord=landlord, to_act=leader)
+
+
+def test_covered_plays_win_by_minimax() -> None:
+    # FLAG_COVERS: every move the static test finds with covered singles and pairs in its
+    # split (the landlord's against both farmers seat by seat, a farmer's against the
+    # landlord) wins by the minimax, and it finds some the plain test does not, of both
+    # sides; a cover counted without the seats' cards to shed fails this
+    saved = core._get_flags()
+    found = {"landlord": 0, "farmer": 0}
+    solver = ddz.Solver(RULES, memory_mb=1)._core
+    try:
+        for seed in range(160):
+            game = covered_position(seed)
+            hands, _, _, current, landlord = fields(game)
+            core._set_flags(saved & ~FLAG_COVERS)
+            if solver._static_move(hands, current, landlord) is not None:
+                continue  # the plain test's (test_solver.py)
+            core._set_flags(saved | FLAG_COVERS)
+            code = solver._static_move(hands, current, landlord)
+            if code is None:
+                continue
+            assert move_wins(game, code), (game.hands, game.current_player, code)
+            found["landlord" if current == landlord else "farmer"] += 1
+    finally:
+        core._set_flags(saved)
+    assert found["landlord"] >= 6 and found["farmer"] >= 15, found
+
+
+def test_covered_plays_count_the_cards_each_seat_may_shed() -> None:
+    # the landlord holds one card: answering the farmer's covered 3 it goes out, so the 3
+    # covered by the joker is no win (the plain test neither: 3 and 4 are both answered);
+    # and the farmer leading under its partner loses where the landlord's answer empties
+    # its hand, however the partner overtakes it
+    saved = core._get_flags()
+    try:
+        core._set_flags(saved | FLAG_COVERS | FLAG_TEAM_COVER)
+        game = ddz.Game.from_position(RULES, ["K", "5", "34D"], landlord=0, to_act=2)
+        assert reference.value_for_side_to_act(game) == -1
+        assert ddz.Solver(RULES, memory_mb=1)._core._static_move(fields(game)[0], 2, 0) is None
+        # nor where the landlord holds a bomb, which beats any cover
+        game = ddz.Game.from_position(RULES, ["5555K", "6", "34D"], landlord=0, to_act=2)
+        assert reference.value_for_side_to_act(game) == -1
+        assert ddz.Solver(RULES, memory_mb=1)._core._static_move(fields(game)[0], 2, 0) is None
+        game = ddz.Game.from_position(RULES, ["K", "A7", "35"], landlord=0, to_act=2)
+        assert reference.value_for_side_to_act(game) == -1
+        assert ddz.Solver(RULES, memory_mb=1)._core._team_move(*fields(game)) is None
+    finally:
+        core._set_flags(saved)
+
+
+def team_cover_position(seed: int) -> ddz.Game:
+    """A small three-seat position, the farmer before the landlord to lead, its partner
+    often holding high cards (the team test's lead that the landlord may answer)."""
+    rng = random.Random(seed)
+    cards = list(DECK)
+    rng.shuffle(cards)
+    landlord = rng.randint(0, 2)
+    leader, partner = (landlord + 2) % 3, (landlord + 1) % 3
+    sizes = [rng.randint(2, 4) for _ in range(3)]
+    high = sorted(cards, key=lambda card: -DECK.index(card))[: rng.randint(2, 8)]
+    rest = [card for card in cards if card not in high]
+    hands = ["".join(rest[sum(sizes[:seat]) : sum(sizes[: seat + 1])]) for seat in range(3)]
+    hands[partner] = "".join(high[: rng.randint(1, 3)]) + hands[partner]
+    return ddz.Game.from_position(RULES, hands, landlord=landlord, to_act=leader)
+
+
+def test_team_cover_leads_win_by_minimax() -> None:
+    # FLAG_TEAM_COVER: a farmer's lead that the landlord, next, may answer, where the
+    # partner overtakes every answer and then wins statically; every such move wins by the
+    # minimax, and some are found that the plain team test does not find
+    saved = core._get_flags()
+    more = 0
+    solver = ddz.Solver(RULES, memory_mb=1)._core
+    try:
+        for seed in range(200):
+            game = team_cover_position(seed)
+            core._set_flags(saved & ~FLAG_TEAM_COVER)
+            if solver._team_move(*fields(game)) is not None:
+                continue  # the plain team test's (above)
+            core._set_flags(saved | FLAG_TEAM_COVER)
+            code = solver._team_move(*fields(game))
+            if code is None:
+                continue
+            assert move_wins(game, code), (game.hands, code)
+            more += 1
+    finally:
+        core._set_flags(saved)
+    assert more >= 5, more
+
+
+@given(st.integers(0, 10**6))
+def test_covered_positions_agree_with_minimax(seed: int) -> None:
+    # the whole search with the covered plays (as shipped) on the positions they are made
+    # for
+    game = covered_position(seed)
+    solver = ddz.Solver(RULES, memory_mb=1)
+    assert solver.solve(game, line=False).value == reference.value_for_side_to_act(game)

@@ -17,7 +17,11 @@ farmer's turn: then the value is not negated), in C without the GIL:
   answers after which its hand passes that test (``answer_static_win``); a three-seat
   landlord's two opponents are judged seat by seat (two farmers' cards pooled would make
   bombs and a rocket nobody holds); a farmer also wins where its partner, given the lead by
-  a pass or by overtaking the farmer's lead, passes that test (``team_static_win``);
+  a pass or by overtaking the farmer's lead, passes that test (``team_static_win``; the
+  landlord may answer that lead where the partner overtakes every answer); three seats,
+  the split may also hold answerable singles and pairs each covered by a higher one of the
+  hand's above every opponent's, while no opposing seat can go out answering them
+  (``allow_covers``);
 * win/loss mode: a move whose kickers could be swapped for lower cards of the same count,
   held as often and in no chain, is left out (the lower kickers are at least as good), and
   so is a single, pair or trio that a lower one would replace with the opponents holding no
@@ -99,14 +103,15 @@ def _get_flags():
 # search_in_rounds: the nodes of each order's first round, and the orders taken in turn
 # (measured: the history)
 cdef uint64_t round_first = 100000
-cdef int round_orders = 2
+cdef int round_orders = 4
 cdef int round_cards = 40       # the fewest cards in play (all hands) searched in rounds
 
 
-def _set_rounds(uint64_t nodes, int orders=2, int cards=40):
+def _set_rounds(uint64_t nodes, int orders=4, int cards=40):
     """The nodes of the first round of search_in_rounds (FLAG_ROUNDS), the move orders it
     takes in turn (1-4: the search's, the other of a farmer's pass to its partner, the two
-    again with other tie-breaks) and the fewest cards in play it searches so, for the
+    again with the lead under the partner, FLAG_FEED, switched) and the fewest cards in
+    play it searches so, for the
     solves that start from now on; returns the nodes before. For the tests, which make the
     rounds tiny so that small positions are searched in many rounds too, and the
     benchmarks."""
@@ -161,6 +166,17 @@ cdef inline bint out_of_time(Searcher* S) noexcept nogil:
     if S.deadline > 0 and (S.nodes & 1023) == 0 and now() > S.deadline:
         return True
     return False
+
+
+cdef inline void load_side_opponents(int flags, const Pos* p, Opponents* o) noexcept nogil:
+    """o: the cards of the side not to act in p, for its tests (load_opponents_of), with
+    covered plays allowed where flags and the position allow them (FLAG_COVERS: three
+    seats, a farmer's one opponent or the landlord's two judged seat by seat; the cards
+    are the seats' own, as allow_covers asks)."""
+    load_opponents_of(o, p, flags & FLAG_SEAT_ANSWERS)
+    if p.players == 3 and flags & FLAG_COVERS and \
+            (p.current != p.landlord or flags & FLAG_SEAT_ANSWERS):
+        allow_covers(o)
 
 
 cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
@@ -240,7 +256,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         # below the root, a leader's static win is tested before its moves are generated:
         # a win needs none of them (the table keeps no best move for it; the root, whose
         # best move is read back, tests it below)
-        load_opponents_of(&opponents, p, S.flags & FLAG_SEAT_ANSWERS)
+        load_side_opponents(S.flags, p, &opponents)
         if static_win(&S.rs, p, &opponents, moves, STACK_SIZE - base, STATIC_BUDGET, NULL):
             store(S.tt, key, 1, won, NO_MOVE, 1)
             return 1
@@ -265,7 +281,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         return best
     # a leader that splits its hand into unanswerable moves and one more
     if not early_static:
-        load_opponents_of(&opponents, p, S.flags & FLAG_SEAT_ANSWERS)  # the tests, ordering
+        load_side_opponents(S.flags, p, &opponents)  # the tests, ordering
     if base == 0 and p.table == 0 and statics and \
             static_win(&S.rs, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET, &move):
         for i in range(n):
@@ -280,7 +296,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         return 1
     if p.players == 3 and p.current != p.landlord and statics and \
             S.flags & FLAG_TEAM_STATIC and \
-            team_static_win(&S.rs, p, &opponents, moves, n, moves + n, sink.cap - n, &index):
+            team_static_win(&S.rs, p, &opponents, moves, n, moves + n, sink.cap - n, &index,
+                            S.flags & FLAG_TEAM_COVER):
         store(S.tt, key, 1, won, index, 1)
         return 1
     if tt_index >= n:
@@ -587,10 +604,31 @@ cdef class SolverCore:
             generate(pos.hands[pos.current], pos.table, &self.rs, &sink)
             if sink.n > sink.cap:
                 raise ValueError("the position has more moves than the solver's stack")
-            load_opponents_of(&o, &pos, search_flags & FLAG_SEAT_ANSWERS)
+            load_side_opponents(search_flags, &pos, &o)
             if team_static_win(&self.rs, &pos, &o, moves, sink.n, moves + sink.n,
-                               STACK_SIZE - sink.n, &index):
+                               STACK_SIZE - sink.n, &index, search_flags & FLAG_TEAM_COVER):
                 return moves[index]
+            return None
+        finally:
+            free(moves)
+
+    def _static_move(self, hands, int current, int landlord):
+        """The move code by which the seat to act, leading in a three-seat position, wins
+        by the static test as the search asks it (static_win, with the covered plays of
+        FLAG_COVERS where the flags allow them), or None where the test finds none; for
+        the tests, which check it wins. Validated like solve."""
+        cdef Pos pos
+        cdef Opponents o
+        cdef uint64_t* moves
+        cdef uint64_t first = 0
+        self.check_position(hands, 0, -1, current, landlord, 1, 0, &pos)
+        moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
+        try:
+            if moves == NULL:
+                raise MemoryError()
+            load_side_opponents(search_flags, &pos, &o)
+            if static_win(&self.rs, &pos, &o, moves, STACK_SIZE, STATIC_BUDGET, &first):
+                return first
             return None
         finally:
             free(moves)
@@ -730,20 +768,25 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
     order settles a whole deal quickly varies from deal to deal, 20 times either way (the
     history), and the rounds pay at most a few times the better order's nodes instead of
     the worse's."""
-    cdef int flags = S.flags, noise = S.noise, v, k
+    cdef int flags = S.flags, v, k
     cdef uint64_t budget = S.round_first
     while True:
         for k in range(S.round_orders):
-            # orders 2 and 3 (measured, left out: the history): the first two with other
-            # tie-breaks among moves of equal score
-            S.flags = flags if k % 2 == 0 else flags ^ FLAG_PARTNER_PASS
-            S.noise = noise + (k // 2) * 104729
+            # order k: the pass to the partner switched where k is odd (with FLAG_ROUND_FEED
+            # the farmer's lead under its partner too), the lead under the partner
+            # (FLAG_FEED) switched where k is 2 or 3 (orders 2 and 3: measured: the history)
+            S.flags = flags
+            if k & 1:
+                S.flags ^= FLAG_PARTNER_PASS
+                if flags & FLAG_ROUND_FEED:
+                    S.flags ^= FLAG_FEED
+            if k & 2:
+                S.flags ^= FLAG_FEED
             S.round_end = S.nodes + budget
             S.aborted = 0
             v = search(S, p, alpha, beta, key, chains, True)
             if v != ABORT or S.stop[0] or S.overflow:
                 S.flags = flags
-                S.noise = noise
                 S.round_end = ~(<uint64_t>0)
                 return v             # settled, or stopped by a limit, a helper, the stack
         budget *= ROUND_GROWTH

@@ -49,9 +49,16 @@ cdef enum:
     FLAG_ROUNDS = 16384         # three seats: the root searched in rounds of a
                                 # growing node budget, the move order with and without
                                 # FLAG_PARTNER_PASS in turn, the table kept (search_in_rounds)
+    FLAG_COVERS = 32768         # three seats: the static tests' splits may hold covered
+                                # singles and pairs (allow_covers)
+    FLAG_TEAM_COVER = 65536     # three seats: the team test's lead may be one the landlord
+                                # answers, where the partner overtakes every answer
+    FLAG_FEED = 131072          # three seats: a farmer leads first the singles (pairs)
+                                # its partner tops above the landlord's
+    FLAG_ROUND_FEED = 262144    # search_in_rounds: the second order switches FLAG_FEED too
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 32767
-    FLAGS_DEFAULT = 30203       # all but FLAG_PARTNER_PASS (measured: see the history)
+    FLAGS_ALL = 524287
+    FLAGS_DEFAULT = 128507      # all but FLAG_PARTNER_PASS (measured: see the history)
 
 cdef enum:
     PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (512 KB)
@@ -377,6 +384,16 @@ cdef inline void order_moves(Searcher* S, const Pos* p, const Opponents* o,
     cdef Py_ssize_t i, j
     cdef int score, kind
     cdef uint64_t hand = p.hands[p.current], summary = opponents_summary(o)
+    cdef int fed[3]                  # by width: the partner's top above the landlord's
+    cdef Hand mate
+    fed[1] = -1
+    fed[2] = -1
+    if S.flags & FLAG_FEED and p.players == 3 and p.table == 0 and p.current != p.landlord:
+        load_hand(&mate, p.hands[3 - p.current - p.landlord])
+        if top_rank(mate.has[1]) > top_rank(o.has1):
+            fed[1] = top_rank(mate.has[1])
+        if top_rank(mate.has[2]) > top_rank(o.has2):
+            fed[2] = top_rank(mate.has[2])
     S.plays_budget = PLAYS_BUDGET
     while S.nodes > S.plays_mask and S.plays_mask < PLAYS_SIZE - 1:
         S.plays_mask = 2 * S.plays_mask + 1     # entries stored before are misses now
@@ -394,6 +411,9 @@ cdef inline void order_moves(Searcher* S, const Pos* p, const Opponents* o,
         else:
             score = (8 * card_total(code_cards(moves[i]))
                      - 64 * split_cost(S, hand - code_cards(moves[i]), o, summary, buf, cap))
+            if (kind == SINGLE and code_rank(moves[i]) < fed[1]) or \
+                    (kind == PAIR and code_rank(moves[i]) < fed[2]):
+                score += 64              # the partner takes the trick (FLAG_FEED)
         if S.noise:
             score += <int>(mix64(moves[i] + <uint64_t>S.noise) & 7)
         if i == tt_index:

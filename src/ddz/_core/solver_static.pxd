@@ -34,6 +34,8 @@ ctypedef struct Opponents:
     int bomb_rank            # their highest bomb's rank, -1 for none
     bint rocket
     bint actions             # a Skip or Reverse card answers anything
+    int room                 # allow_covers: the cards the opposing seats may shed, each,
+                             # while none goes out; -1: no covered plays (load_opponents)
 
 ctypedef struct WinSearch:
     const RuleSet* rs
@@ -42,6 +44,7 @@ ctypedef struct WinSearch:
     Py_ssize_t cap
     int budget               # generator calls left; out of it: no verdict
     int let                  # the hand wins on reaching this many cards (0: on emptying)
+    int shed                 # the cards of the covered plays so far (allow_covers)
     uint64_t first           # the line's first move, once found
     bint first_open          # first is still to be chosen (the last combination so far)
     bint need_first          # the caller reads first back
@@ -60,6 +63,7 @@ cdef inline void load_opponents(Opponents* o, uint64_t cards) noexcept nogil:
     o.bomb_rank = (63 - ddz_clz64(quads)) // 3 if quads else -1
     o.rocket = holds(hand.has[1], SMALL_JOKER) and holds(hand.has[1], BIG_JOKER)
     o.actions = count_of(cards, SKIP_CARD) != 0 or count_of(cards, REVERSE_CARD) != 0
+    o.room = -1
 
 
 cdef inline void load_opponents_apart(Opponents* o, uint64_t first,
@@ -98,6 +102,44 @@ cdef inline void load_opponents_of(Opponents* o, const Pos* p, bint apart) noexc
         if side_of(p, seat) != side_of(p, p.current):
             cards += p.hands[seat]
     load_opponents(o, cards)
+
+
+# Covered plays (three seats, FLAG_COVERS): the static win test's split may also hold
+# answerable singles and pairs, each with a cover of its own: a single (pair) of the hand
+# above every single (pair) an opposing seat holds. The line: the side leads the covered
+# move a; if no opponent answers it, the side leads again, the cover still in its hand (a
+# move nobody answers, led later like the others); if one does, with b (or a second
+# opponent overtakes b), the side plays the cover c: c beats every single (pair) the
+# opponents hold, so b too, and nobody answers c, so the side leads again. Sound where:
+# * no opposing seat holds a bomb, the rocket or an action card (then the only answers to
+#   a single are singles, to a pair pairs, of the opponents' ranks: c beats each, and
+#   nothing answers c);
+# * no opposing seat goes out on the way: each answers a covered move at most once
+#   (after it the side covers at once), with as many cards as the move has, so the
+#   covered moves' cards in all (WinSearch.shed) stay below the cards of each opposing
+#   seat (Opponents.room: the fewest an opposing seat holds, less one);
+# * the opponents' hands are the ones loaded, not more (more cards only add answers, as
+#   the plain test needs, but more cards would also put a seat further from going out
+#   than it is): allow_covers only on the cards of the seats as they are, and each test
+#   that judges a hand against more cards than its opponents hold (drop_answered, the
+#   team test's lines in which the landlord has played) keeps room at -1;
+# * a teammate between (a three-seat farmer's partner) passes: the side's own choice.
+# The side's lead of a covered move is a legal move of its hand (the generator's), the
+# cover a single (pair) of its rest: the line plays only moves of the hand. Tested against
+# the minimax on small positions (tests/test_solver_team.py). Measured: the history.
+
+cdef inline void allow_covers(Opponents* o) noexcept nogil:
+    """Let the static tests against o (the opposing seats' cards, exactly as they are:
+    load_opponents for one seat, load_opponents_apart for two) use covered plays (above),
+    where no opposing seat holds a bomb, the rocket or an action card."""
+    cdef int fewest
+    o.room = -1
+    if o.actions or o.rocket or o.bomb_rank >= 0:
+        return
+    fewest = card_total(o.cards)
+    if o.other != 0 and card_total(o.other) < fewest:
+        fewest = card_total(o.other)
+    o.room = fewest - 1
 
 
 cdef inline int answer_by_bombs(const Opponents* o, int kind, int rank) noexcept nogil:
@@ -184,14 +226,17 @@ cdef inline bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcep
     cdef uint64_t* moves
     cdef uint64_t move
     cdef int low
-    cdef bint answerable, exact
+    cdef bint answerable, exact, covers
     if hand == 0 or (w.let > 0 and card_total(hand) <= w.let):
         return True
+    covers = w.opp.room > w.shed and w.let == 0
     if w.let == 0:
         answerable = forced_answerable(w.rs, hand, w.opp, &exact)
         if answerable >= (2 if last_open else 1):
-            return False             # more answerable moves than the split may have
-        if exact and not w.need_first:
+            # more answerable moves than the split may have, unless covered
+            if not covers or answerable >= (2 if last_open else 1) + most_covers(w, hand):
+                return False
+        elif exact and not w.need_first:
             return True              # and no fewer: few enough
     w.budget -= 1
     if w.budget < 0:
@@ -212,17 +257,60 @@ cdef inline bint split_wins(WinSearch* w, uint64_t hand, bint last_open) noexcep
         if count_of(move, low) == 0:
             continue
         answerable = can_answer(w.rs, w.opp, move)
-        if answerable and not last_open:
-            continue
-        if split_wins(w, hand - code_cards(move), last_open and not answerable):
+        if (not answerable or last_open) and \
+                split_wins(w, hand - code_cards(move), last_open and not answerable):
             if not answerable or w.first_open:
                 w.first = move       # an unanswerable move is played first
                 w.first_open = answerable
             w.buf -= n
             w.cap += n
             return True
+        if answerable and covers and covered_wins(w, hand - code_cards(move), move,
+                                                  last_open):
+            w.first = move           # a covered move may be played first too
+            w.first_open = False
+            w.buf -= n
+            w.cap += n
+            return True
     w.buf -= n
     w.cap += n
+    return False
+
+
+cdef inline int most_covers(const WinSearch* w, uint64_t hand) noexcept nogil:
+    """At most how many covered moves a split of hand may hold (allow_covers): each has a
+    cover of its own, a single above the opponents' highest single or a pair above their
+    highest pair, and sheds a card or more of the room left."""
+    cdef int top1 = top_rank(w.opp.has1), top2 = top_rank(w.opp.has2)
+    cdef int most = card_total(hand & ranks_above(top1)) + \
+        card_total(hand & ranks_above(top2) & ~ranks_above(top1)) // 2
+    return min(most, w.opp.room - w.shed)
+
+
+cdef inline bint covered_wins(WinSearch* w, uint64_t rest, uint64_t move,
+                              bint last_open) noexcept nogil:
+    """Does rest (the hand but move, an answerable single or pair) hold a cover of move
+    (allow_covers: a single, pair, above every single, pair of the opponents) after which
+    the rest splits as split_wins asks?"""
+    cdef int kind = code_kind(move), width, rank
+    cdef bint won
+    if kind == SINGLE:
+        width = 1
+    elif kind == PAIR:
+        width = 2
+    else:
+        return False
+    if w.shed + width > w.opp.room:
+        return False                 # an opponent could go out answering
+    for rank in range(top_rank(w.opp.has1 if width == 1 else w.opp.has2) + 1,
+                      BIG_JOKER + 1):
+        if count_of(rest, rank) < width:
+            continue
+        w.shed += width
+        won = split_wins(w, rest - digit(rank, width), last_open)
+        w.shed -= width
+        if won:
+            return True
     return False
 
 
@@ -294,6 +382,7 @@ cdef inline int static_win(const RuleSet* rs, const Pos* p, const Opponents* opp
     w.cap = cap
     w.budget = budget
     w.let = p.let if (p.let > 0 and me != p.landlord) else 0
+    w.shed = 0
     w.first = 0
     w.first_open = True
     w.need_first = first != NULL
@@ -436,7 +525,12 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, const Pos* p, const Oppo
 # * Leading: a lead X of the farmer's that its partner overtakes with a move Y the landlord
 #   cannot answer, after which the partner's hand passes static_win. The partner next:
 #   X is any lead (the landlord never sees it); the landlord next: it must hold no answer
-#   to X either.
+#   to X either, or (FLAG_TEAM_COVER) Y must overtake every answer B it holds too, none
+#   of which empties its hand: the landlord plays B or passes, the partner plays Y (over
+#   B, or over X), the farmer passes, the landlord cannot answer Y (its cards are fewer
+#   than when it could not), and the partner leads. Its static_win is judged against the
+#   landlord's cards before B, without covered plays (allow_covers: more cards than the
+#   landlord holds only add answers, but would count it further from going out).
 # Off where any seat holds an action card (they move the turn). Measured: the history.
 
 cdef inline Py_ssize_t pass_index(const uint64_t* moves, Py_ssize_t n) noexcept nogil:
@@ -464,12 +558,36 @@ cdef inline bint overtakes(const RuleSet* rs, uint64_t hand, uint64_t table, uin
     return False
 
 
+cdef inline bint overtakes_answers(const RuleSet* rs, const Pos* p, uint64_t x, uint64_t y,
+                                   uint64_t* buf, Py_ssize_t cap) noexcept nogil:
+    """Does the partner's move y overtake every answer of the landlord's to the farmer's
+    lead x (the generator's), none of which empties the landlord's hand? (buf: cap codes
+    of scratch.)"""
+    cdef uint64_t lord = p.hands[p.landlord], mate = p.hands[3 - p.current - p.landlord]
+    cdef Sink sink
+    cdef Py_ssize_t i, nb
+    sink.out = buf
+    sink.cap = cap
+    sink.n = 0
+    generate(lord, x, rs, &sink)
+    nb = sink.n
+    if nb > cap:
+        return False
+    for i in range(nb):
+        if buf[i] == 0:
+            continue                 # the pass: y overtakes x (checked by the caller)
+        if code_cards(buf[i]) == lord or not answers(y, buf[i], rs) or \
+                not overtakes(rs, mate, buf[i], y, buf + nb, cap - nb):
+            return False
+    return True
+
+
 cdef inline bint team_static_win(const RuleSet* rs, const Pos* p, const Opponents* lord,
                                  const uint64_t* moves, Py_ssize_t n, uint64_t* buf,
-                                 Py_ssize_t cap, int* index) noexcept nogil:
+                                 Py_ssize_t cap, int* index, bint cover) noexcept nogil:
     """Does the farmer to act in p (three seats) win by one of the lines above? index: the
     winning move's, into moves[0..n) (the farmer's legal moves). lord: the landlord's cards
-    (load_opponents_of); buf: cap codes of scratch."""
+    (load_opponents_of); buf: cap codes of scratch; cover: FLAG_TEAM_COVER."""
     cdef int me = p.current, after = seat_after(p, p.current, 1)
     cdef int partner = 3 - p.current - p.landlord
     cdef Py_ssize_t i, j, ny, k
@@ -477,6 +595,8 @@ cdef inline bint team_static_win(const RuleSet* rs, const Pos* p, const Opponent
     cdef Pos q
     cdef Sink sink
     cdef int found
+    cdef bint answered, failed
+    cdef Opponents before            # lord without covered plays (the landlord answers)
     if lord.actions or count_of(mate, SKIP_CARD) or count_of(mate, REVERSE_CARD) \
             or count_of(p.hands[me], SKIP_CARD) or count_of(p.hands[me], REVERSE_CARD):
         return False
@@ -520,20 +640,29 @@ cdef inline bint team_static_win(const RuleSet* rs, const Pos* p, const Opponent
     ny = sink.n
     if ny > cap:
         return False
+    before = lord[0]
+    before.room = -1
     for j in range(ny):
         y = buf[j]
+        failed = False
         if code_cards(y) != mate and can_answer(rs, lord, y):
             continue                 # (the partner going out wins whatever follows)
         for i in range(n):
             x = moves[i]
             if x == 0 or ends_game(p, x) or not answers(y, x, rs):
                 continue
-            if after == p.landlord and can_answer(rs, lord, x):
-                continue
+            answered = after == p.landlord and can_answer(rs, lord, x)
+            if answered and (not cover or failed):
+                continue                 # (the partner's test, failed, is the same)
             if not overtakes(rs, mate, x, y, buf + ny, cap - ny):
                 continue
-            if wins_leading_after(rs, p, partner, code_cards(y), lord, buf + ny, cap - ny):
+            if answered and not overtakes_answers(rs, p, x, y, buf + ny, cap - ny):
+                continue
+            if wins_leading_after(rs, p, partner, code_cards(y),
+                                  &before if answered else lord, buf + ny, cap - ny):
                 index[0] = <int>i
                 return True
-            break                    # the partner's test does not depend on the lead
+            if not answered:
+                break                # the partner's test does not depend on the lead
+            failed = True            # nor, the landlord answering, on which lead
     return False
