@@ -84,7 +84,14 @@ def test_two_seat_covered_plays_count_the_cards_the_opponent_may_shed() -> None:
     saved = core._get_flags()
     try:
         core._set_flags(saved | FLAG_TWO_COVERS)
-        for hands in (["34D", "K"], ["34D", "5555K"]):
+        # (a rule that ignores the bomb finds a move in each of the last three: checked)
+        for hands in (
+            ["34D", "K"],
+            ["34D", "5555K"],
+            ["3D", "5555K"],
+            ["3336D", "5555"],
+            ["33366D", "5555K"],
+        ):
             game = ddz.Game.from_position(ddz.ENDGAME, hands, landlord=0, to_act=0)
             assert reference.value_for_side_to_act(game) == -1
             assert static_move(game) is None
