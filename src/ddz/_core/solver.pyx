@@ -21,7 +21,7 @@ farmer's turn: then the value is not negated), in C without the GIL:
   landlord may answer that lead where the partner overtakes every answer); three seats,
   the split may also hold answerable singles and pairs each covered by a higher one of the
   hand's above every opponent's, while no opposing seat can go out answering them
-  (``allow_covers``);
+  (``allow_covers``; two seats too, FLAG_TWO_COVERS);
 * win/loss mode: a move whose kickers could be swapped for lower cards of the same count,
   held as often and in no chain, is left out (the lower kickers are at least as good), and
   so is a single, pair or trio that a lower one would replace with the opponents holding no
@@ -39,7 +39,7 @@ farmer's turn: then the value is not negated), in C without the GIL:
   pass first where its partner's move is one the landlord cannot beat);
 * a three-seat root of at least 40 cards is searched in rounds of a doubling node budget,
   that order and the one with a farmer's pass always first in turn, on one table
-  (``search_in_rounds``);
+  (``search_in_rounds``; two seats only with FLAG_TWO_ROUNDS, off: measured, the history);
 * node and time limits stop the search with an "unknown" result; threads search the same root
   on one shared table with different orderings (lazy SMP) and the first to finish answers.
 
@@ -105,9 +105,10 @@ def _get_flags():
 cdef uint64_t round_first = 100000
 cdef int round_orders = 4
 cdef int round_cards = 40       # the fewest cards in play (all hands) searched in rounds
+cdef int round_cards_two = 36   # the same for two seats (FLAG_TWO_ROUNDS)
 
 
-def _set_rounds(uint64_t nodes, int orders=4, int cards=40):
+def _set_rounds(uint64_t nodes, int orders=4, int cards=40, int cards_two=36):
     """The nodes of the first round of search_in_rounds (FLAG_ROUNDS), the move orders it
     takes in turn (1-4: the search's, the other of a farmer's pass to its partner, the two
     again with the lead under the partner, FLAG_FEED, switched) and the fewest cards in
@@ -115,17 +116,18 @@ def _set_rounds(uint64_t nodes, int orders=4, int cards=40):
     solves that start from now on; returns the nodes before. For the tests, which make the
     rounds tiny so that small positions are searched in many rounds too, and the
     benchmarks."""
-    global round_first, round_orders, round_cards
+    global round_first, round_orders, round_cards, round_cards_two
     if nodes < 1:
         raise ValueError("a round has at least one node")
     if not 1 <= orders <= 4:
         raise ValueError("rounds take 1 to 4 orders")
-    if cards < 0:
+    if cards < 0 or cards_two < 0:
         raise ValueError("cards must be >= 0")
     before = round_first
     round_first = nodes
     round_orders = orders
     round_cards = cards
+    round_cards_two = cards_two
     return before
 
 
@@ -177,6 +179,14 @@ cdef inline void load_side_opponents(int flags, const Pos* p, Opponents* o) noex
     if p.players == 3 and flags & FLAG_COVERS and \
             (p.current != p.landlord or flags & FLAG_SEAT_ANSWERS):
         allow_covers(o)
+    elif p.players == 2 and flags & FLAG_TWO_COVERS:
+        # two seats: the one opponent's cards as they are, so allow_covers' proof holds
+        # word for word (no teammate between); a farmer opponent under the let wins on
+        # reaching p.let cards, not on emptying its hand: room less p.let keeps it from
+        # reaching the let on the way (a negative room allows no covered play)
+        allow_covers(o)
+        if p.let > 0 and p.current == p.landlord and o.room >= 0:
+            o.room -= p.let
 
 
 cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
@@ -656,6 +666,7 @@ cdef class SolverCore:
         S.round_first = round_first
         S.round_orders = round_orders
         S.round_cards = round_cards
+        S.round_cards_two = round_cards_two
         S.deadline = now() + time_limit if time_limit > 0 else 0.0
         S.stop = self.stop_flag
         S.aborted = 0
@@ -749,9 +760,13 @@ cdef int root_search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t ke
     """search of the root p in (alpha, beta) under key: three seats with FLAG_ROUNDS and at
     least S.round_cards cards in play, in rounds (search_in_rounds; measured on the shipped
     30- and 33-card sets, whose deepest trees the rounds made up to 1.4 times bigger: the
-    history), else at once."""
+    history); two seats with FLAG_TWO_ROUNDS (off by default) and at least
+    S.round_cards_two cards, the same; else at once."""
     if p.players == 3 and S.flags & FLAG_ROUNDS and \
             card_total(p.hands[0] + p.hands[1] + p.hands[2]) >= S.round_cards:
+        return search_in_rounds(S, p, alpha, beta, key, chains)
+    if p.players == 2 and S.flags & FLAG_TWO_ROUNDS and \
+            card_total(p.hands[0] + p.hands[1]) >= S.round_cards_two:
         return search_in_rounds(S, p, alpha, beta, key, chains)
     return search(S, p, alpha, beta, key, chains, True)
 
@@ -768,10 +783,24 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
     order settles a whole deal quickly varies from deal to deal, 20 times either way (the
     history), and the rounds pay at most a few times the better order's nodes instead of
     the worse's."""
-    cdef int flags = S.flags, v, k
+    cdef int flags = S.flags, noise = S.noise, v, k
+    cdef int orders = S.round_orders if p.players == 3 else 2
     cdef uint64_t budget = S.round_first
     while True:
-        for k in range(S.round_orders):
+        for k in range(orders):
+            if p.players == 2:
+                # two seats (FLAG_TWO_ROUNDS): the partner's orders do not apply; the
+                # second order is the search's with its ties broken apart (as a lazy SMP
+                # helper's: S.noise)
+                S.noise = noise if k == 0 else noise + 104729
+                S.round_end = S.nodes + budget
+                S.aborted = 0
+                v = search(S, p, alpha, beta, key, chains, True)
+                if v != ABORT or S.stop[0] or S.overflow:
+                    S.noise = noise
+                    S.round_end = ~(<uint64_t>0)
+                    return v
+                continue
             # order k: the pass to the partner switched where k is odd (with FLAG_ROUND_FEED
             # the farmer's lead under its partner too), the lead under the partner
             # (FLAG_FEED) switched where k is 2 or 3 (orders 2 and 3: measured: the history)

@@ -56,9 +56,15 @@ cdef enum:
     FLAG_FEED = 131072          # three seats: a farmer leads first the singles (pairs)
                                 # its partner tops above the landlord's
     FLAG_ROUND_FEED = 262144    # search_in_rounds: the second order switches FLAG_FEED too
+    FLAG_TWO_COVERS = 524288    # two seats: the static tests' splits may hold covered
+                                # singles and pairs (allow_covers)
+    FLAG_TWO_ROUNDS = 1048576   # two seats: a root of at least round_cards_two cards in
+                                # rounds, the order and a perturbed one in turn (off:
+                                # more nodes on the whole deals, the history)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 524287
-    FLAGS_DEFAULT = 128507      # all but FLAG_PARTNER_PASS (measured: see the history)
+    FLAGS_ALL = 2097151
+    FLAGS_DEFAULT = 652795      # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
+                                # the history)
 
 cdef enum:
     PLAYS_SIZE = 1 << 16    # entries of a searcher's split_cost memo (512 KB)

@@ -37,6 +37,7 @@ ctypedef struct Searcher:
     uint64_t round_first    # the nodes of its first round
     int round_orders        # the move orders it takes in turn
     int round_cards         # the fewest cards in play searched in rounds
+    int round_cards_two     # the same, two seats (FLAG_TWO_ROUNDS)
     double deadline         # monotonic seconds; 0: none
     int* stop      # shared by the threads of one solve
     int aborted

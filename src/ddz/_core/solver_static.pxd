@@ -104,7 +104,8 @@ cdef inline void load_opponents_of(Opponents* o, const Pos* p, bint apart) noexc
     load_opponents(o, cards)
 
 
-# Covered plays (three seats, FLAG_COVERS): the static win test's split may also hold
+# Covered plays (three seats, FLAG_COVERS; two, FLAG_TWO_COVERS): the static win test's
+# split may also hold
 # answerable singles and pairs, each with a cover of its own: a single (pair) of the hand
 # above every single (pair) an opposing seat holds. The line: the side leads the covered
 # move a; if no opponent answers it, the side leads again, the cover still in its hand (a
@@ -123,7 +124,9 @@ cdef inline void load_opponents_of(Opponents* o, const Pos* p, bint apart) noexc
 #   than it is): allow_covers only on the cards of the seats as they are, and each test
 #   that judges a hand against more cards than its opponents hold (drop_answered, the
 #   team test's lines in which the landlord has played) keeps room at -1;
-# * a teammate between (a three-seat farmer's partner) passes: the side's own choice.
+# * a teammate between (a three-seat farmer's partner) passes: the side's own choice;
+# * two seats: the one opponent, its cards as they are; under the let (the farmer wins on
+#   reaching p.let cards) the farmer opponent's room is less p.let (load_side_opponents).
 # The side's lead of a covered move is a legal move of its hand (the generator's), the
 # cover a single (pair) of its rest: the line plays only moves of the hand. Tested against
 # the minimax on small positions (tests/test_solver_team.py). Measured: the history.
