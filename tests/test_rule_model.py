@@ -274,8 +274,8 @@ def test_the_models_of_the_other_seats() -> None:
     greedy = model_disagreements(seen, rules, pool.hands, ["greedy"] * 3)
     assert rule is not None and greedy is not None
     plain = PIMCAgent(rules=rules, opponent="greedy")
-    assert plain._models(seen, rules, (greedy, rule)) == ["greedy"] * 3
-    modelled = PIMCAgent(rules=rules, opponent="rlcard-rule")._models(seen, rules, (greedy, rule))
+    assert plain._models(seen, rules, rule) == ["greedy"] * 3
+    modelled = PIMCAgent(rules=rules, opponent="rlcard-rule")._models(seen, rules, rule)
     assert modelled[seat] == "greedy"
     for other in range(3):
         if other != seat and (other == game.landlord) != (seat == game.landlord):
@@ -285,7 +285,7 @@ def test_the_models_of_the_other_seats() -> None:
     farmer = next(s for s in range(3) if s != game.landlord)
     partner = 3 - farmer - game.landlord
     seen = game.observation(farmer)
-    models = PIMCAgent(rules=rules, opponent="rlcard-rule")._models(seen, rules, (greedy, rule))
+    models = PIMCAgent(rules=rules, opponent="rlcard-rule")._models(seen, rules, rule)
     assert models[partner] == "greedy" and models[game.landlord] == "rlcard-rule"
 
 

@@ -599,7 +599,7 @@ class PIMCAgent:
             every = rules.players
             rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
             greedy = None
-            models = self._models(observation, rules, (greedy, rule))
+            models = self._models(observation, rules, rule)
             if self.greedy_weight < 1 and models.count("greedy") > 1:
                 # a partner played greedy: its moves read through the greedy agent (the
                 # replay skipped when no other seat needs it: it is most of the sampling)
@@ -673,24 +673,19 @@ class PIMCAgent:
         return worlds, models
 
     def _models(
-        self,
-        observation: Observation,
-        rules: Rules,
-        counts: tuple[npt.NDArray[np.int64] | None, npt.NDArray[np.int64] | None] | None,
+        self, observation: Observation, rules: Rules, rule: npt.NDArray[np.int64] | None
     ) -> list[str]:
         """Each seat's player in the playouts: the seat itself greedy; the others the greedy
-        agent under ``opponent="greedy"``; under ``"rlcard-rule"`` the other side the rule
-        agent, and a partner too while some sampled world has it playing every move as the
-        rule agent would (``counts``: the greedy and rule disagreements of the pool); under
-        ``"auto"`` before the landlord is known, greedy (then :meth:`_posterior`)."""
+        agent under ``opponent="greedy"`` (and under ``"auto"`` before the landlord is known:
+        after, :meth:`_posterior` draws them); under ``"rlcard-rule"`` the other side the
+        rule agent, and a partner too while some sampled world has it playing every move as
+        the rule agent would (``rule``: the rule agent's disagreements in the pool)."""
         players = rules.players
         models = ["greedy"] * players
-        if self._opponent(rules) == "greedy" or players != 3 or observation.landlord is None:
+        if self._opponent(rules) != "rlcard-rule" or players != 3 or observation.landlord is None:
             return models
         me, landlord = observation.player, observation.landlord
-        greedy, rule = counts if counts is not None else (None, None)
-        read = rule if rule is not None else greedy
-        possible = None if read is None else read[:, 0] >= 0
+        possible = None if rule is None else rule[:, 0] >= 0
         if possible is not None and not possible.any():
             return models  # no world the play could come from: nothing read
         for seat in range(players):
@@ -698,10 +693,9 @@ class PIMCAgent:
                 continue
             # the rule agent's fewest disagreements with the seat's play in any world (0: not read)
             fewest_rule = 0 if rule is None else int(rule[possible, seat].min())
-            if self.opponent == "rlcard-rule":
-                partner = (seat == landlord) == (me == landlord)
-                if not partner or fewest_rule == 0:
-                    models[seat] = "rlcard-rule"
+            partner = (seat == landlord) == (me == landlord)
+            if not partner or fewest_rule == 0:
+                models[seat] = "rlcard-rule"
         return models
 
     def set_rules(self, rules: Rules) -> None:
