@@ -7,9 +7,11 @@ a size): two seats under ``ddz.ENDGAME`` at 10..34 cards, three seats under ``dd
 with every hand known at 12..33 cards; the landlord (seat 0) leads. Whole deals
 (``deal-three``, ``deal-two``, ``deal-uno``): ``benchmarks/solver.py``'s ``whole_deals``
 (seed 0), each searched within a node budget (``DEALS``, ``DEALS_LATER``); a deal not
-settled within it is written as ``?``, never guessed. Puzzles: the public two-seat endgame
-puzzles in ``PUZZLES`` below, each with where it was published and the verdict published
-with it.
+settled within it is written as ``?``, never guessed. Whole-deal scores
+(``deal-three-score``, ``deal-two-score``): the same deals solved with ``score=True``
+(``DEAL_SCORES``), each value the exact score for the side to act. Puzzles: the public
+two-seat endgame puzzles in ``PUZZLES`` below, each with where it was published and the
+verdict published with it.
 
 A value is written only when it is verified: two independent ddz solves agree (one thread and
 the default 256 MB table; two threads sharing a 64 MB table, so the search order and the
@@ -132,15 +134,21 @@ DEAL_RULES = {
 }
 
 
-def solve_deal(position: ddz.Position, budget: int) -> tuple[int | None, int, str]:
-    """A whole deal's verified value (None: not settled within budget nodes), the first
-    solve's nodes, and which check agreed (a 64 MB table each, the first that settles
-    within twice the budget): three seats, the search in another move order without the
-    team test (``_set_flags``: the shortcuts before it), else in another move order with
-    it, else in rounds (``FLAG_ROUNDS``) with the other order first, else without the
-    three-seat shortcuts; else two threads sharing the table."""
-    first = ddz.Solver(position.rules).solve(position.game(), node_limit=budget, line=False)
-    if first.value is None:
+def solve_deal(
+    position: ddz.Position, budget: int, score: bool = False
+) -> tuple[int | None, int, str]:
+    """A whole deal's verified value (None: not settled within budget nodes; with
+    ``score``, its exact score), the first solve's nodes, and which check agreed (a 64 MB
+    table each, the first that settles within twice the budget): three seats, the search in
+    another move order without the team test (``_set_flags``: the shortcuts before it),
+    else in another move order with it, else in rounds (``FLAG_ROUNDS``) with the other
+    order first, else without the three-seat shortcuts; else two threads sharing the
+    table."""
+    first = ddz.Solver(position.rules).solve(
+        position.game(), node_limit=budget, score=score, line=False
+    )
+    found = first.score if score else first.value
+    if found is None:
         return None, first.nodes, ""
     checks = [
         (
@@ -166,12 +174,13 @@ def solve_deal(position: ddz.Position, budget: int) -> tuple[int | None, int, st
         for name, flags, threads in checks:
             core._set_flags(saved if flags is None else flags)
             solver = ddz.Solver(position.rules, memory_mb=64, threads=threads)
-            check = solver.solve(position.game(), node_limit=2 * budget, line=False)
-            if check.value is None:
+            check = solver.solve(position.game(), node_limit=2 * budget, score=score, line=False)
+            again = check.score if score else check.value
+            if again is None:
                 continue
-            if check.value != first.value:
-                raise SystemExit(f"two solves disagree ({first.value}, {check.value}): {position}")
-            return first.value, first.nodes, name
+            if again != found:
+                raise SystemExit(f"two solves disagree ({found}, {again}): {position}")
+            return found, first.nodes, name
     finally:
         core._set_flags(saved)
     return None, first.nodes, ""
@@ -198,6 +207,33 @@ def write_deals(out: Path, kind: str) -> None:
         lines.append(f"{shown} {position}  # {note}")
         print(f"deal-{kind}: {shown} {note}", flush=True)
         (out / f"deal-{kind}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+# the whole deals whose exact scores are written: (kind, the deals, the node budget)
+DEAL_SCORES = {"three": (24, 40_000_000), "two": (100, 8_000_000)}
+
+
+def write_deal_scores(out: Path, kind: str) -> None:
+    count, budget = DEAL_SCORES[kind]
+    name = f"deal-{kind}-score"
+    lines = [
+        f"# whole-deal scores: benchmarks/solver.py's whole_deals({kind!r}, {count}, seed 0), "
+        f"{DEAL_RULES[kind]}, the landlord (seat 0) to lead",
+        "# VALUE POSITION # nodes: the exact score for the side to act, both sides playing "
+        "for it (ddz.solve(..., score=True): the stake doubled by each bomb, rocket and "
+        "spring; its sign the verdict)",
+        f"# ? not settled within {budget:,} nodes; nodes: the first solve's (one thread, "
+        "256 MB, when the file was written)",
+        "# verified: a second solve agrees (another move order, the search without the "
+        "three-seat shortcuts, or two threads; a 64 MB table; as the line says)",
+    ]
+    for position in whole_deals(kind, count, 0):
+        value, nodes, check = solve_deal(position, budget, score=True)
+        shown = "?" if value is None else f"{value:+d}"
+        note = f"{nodes:,} nodes" + (f"; checked: {check}" if check else "")
+        lines.append(f"{shown} {position}  # {note}")
+        print(f"{name}: {shown} {note}", flush=True)
+        (out / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def write_puzzles(out: Path) -> None:
@@ -237,6 +273,9 @@ def main() -> int:
     for kind in DEALS:
         if not args.only or f"deal-{kind}" in args.only:
             write_deals(args.out, kind)
+    for kind in DEAL_SCORES:
+        if not args.only or f"deal-{kind}-score" in args.only:
+            write_deal_scores(args.out, kind)
     if not args.only or "puzzles" in args.only:
         write_puzzles(args.out)
     print(f"done in {time.perf_counter() - start:.0f} s")

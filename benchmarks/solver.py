@@ -11,7 +11,8 @@ Positions are seeded random deals (``random_positions``): two seats under ``ddz.
 rest); the landlord leads. ``--deals`` solves whole deals instead (``whole_deals``: three
 seats 20 v 17 v 17, two seats 20 v 17, Uno the Landlord 22 v 18 v 18). ``--from-files``
 reads position files instead (the format of ``benchmarks/positions/``: ``VALUE POSITION`` a
-line) and checks the stored values.
+line) and checks the stored values; a ``*-score.txt`` file stores exact scores, solved with
+``score=True``.
 
 Each size runs in a fresh child process, one cold ``ddz.Solver`` a position (as
 ``ddz.solve`` does), so the peak resident memory (RSS) it reports is that size's, and a
@@ -31,6 +32,7 @@ import argparse
 import json
 import math
 import random
+import re
 import resource
 import statistics
 import subprocess
@@ -113,12 +115,19 @@ def whole_deals(kind: str, count: int, seed: int) -> list[ddz.Position]:
     return positions
 
 
+def is_score_file(path: Path) -> bool:
+    """A file of exact scores (``*-score.txt``): its values are solved with ``score=True``."""
+    return path.name.endswith("-score.txt")
+
+
 def read_positions(path: Path) -> list[tuple[int | None, ddz.Position, str]]:
     """The lines of a position file: ``(value, position, comment)``. A line is ``VALUE
-    POSITION`` with VALUE ``+1`` or ``-1`` (for the side to act; ``?`` for a position whose
-    value was not verified within the time the set's maker allowed: ``None``) and POSITION in
-    ``ddz.Position``'s text form, optionally followed by ``# comment``; blank lines and
-    lines starting with ``#`` are skipped."""
+    POSITION`` with VALUE ``+1`` or ``-1`` (for the side to act; in a score file, the exact
+    score, a signed number such as ``-2``; ``?`` for a position whose value was not verified
+    within the budget the set's maker allowed: ``None``) and POSITION in ``ddz.Position``'s
+    text form, optionally followed by ``# comment``; blank lines and lines starting with
+    ``#`` are skipped."""
+    score = is_score_file(path)
     entries = []
     for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         line = raw.strip()
@@ -126,7 +135,13 @@ def read_positions(path: Path) -> list[tuple[int | None, ddz.Position, str]]:
             continue
         text, _, comment = line.partition(" #")
         value_text, _, position_text = text.strip().partition(" ")
-        if value_text not in ("+1", "-1", "?"):
+        if score:
+            if value_text != "?" and not re.fullmatch(r"[+-][1-9][0-9]*", value_text):
+                raise ValueError(
+                    f"{path}:{number}: the value must be a signed score such as -2, or ?, "
+                    f"not {value_text!r}"
+                )
+        elif value_text not in ("+1", "-1", "?"):
             raise ValueError(f"{path}:{number}: the value must be +1, -1 or ?, not {value_text!r}")
         try:
             position = ddz.Position.parse(position_text.strip())
@@ -175,21 +190,27 @@ def solve_all(request: dict[str, Any]) -> dict[str, Any]:
         )
         cpu = time.process_time() - cpu
         results.append(
-            {"value": result.value, "seconds": result.seconds, "cpu": cpu, "nodes": result.nodes}
+            {
+                "value": result.value,
+                "score": result.score,
+                "seconds": result.seconds,
+                "cpu": cpu,
+                "nodes": result.nodes,
+            }
         )
     # ru_maxrss is in KiB on Linux
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     return {"results": results, "peak_rss": peak, "baseline_rss": baseline}
 
 
-def run_size(texts: list[str], args: argparse.Namespace) -> dict[str, Any]:
+def run_size(texts: list[str], args: argparse.Namespace, score: bool = False) -> dict[str, Any]:
     request = {
         "positions": texts,
         "time_limit": args.time_limit,
         "memory_mb": args.memory_mb,
         "threads": args.threads,
         "node_limit": args.node_limit,
-        "score": args.score,
+        "score": args.score or score,
         "flags": args.flags,
         "round_orders": args.round_orders,
     }
@@ -315,16 +336,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.count < 1 or args.time_limit <= 0:
         parser.error("--count and --time-limit must be positive")
 
-    # (label, texts, stored values or None)
-    jobs: list[tuple[str, list[str], list[int | None] | None]] = []
+    # (label, texts, stored values or None, stored scores: solve with score=True)
+    jobs: list[tuple[str, list[str], list[int | None] | None, bool]] = []
     if args.deals:
         for kind in args.deals:
             deals = whole_deals(kind, args.count, args.seed)
-            jobs.append((DEAL_LABELS[kind], [str(p) for p in deals], None))
+            jobs.append((DEAL_LABELS[kind], [str(p) for p in deals], None, False))
     elif args.from_files:
         for path in sorted(args.from_files.glob("*.txt")):
             entries = read_positions(path)
-            jobs.append((path.name, [str(p) for _, p, _ in entries], [v for v, _, _ in entries]))
+            values = [v for v, _, _ in entries]
+            jobs.append((path.name, [str(p) for _, p, _ in entries], values, is_score_file(path)))
     else:
         for seats in args.seats:
             sizes = args.sizes or (TWO_SEAT_SIZES if seats == 2 else THREE_SEAT_SIZES)
@@ -332,17 +354,18 @@ def main(argv: list[str] | None = None) -> int:
                 if not 2 <= size <= 54 or (seats == 3 and size < 3):
                     parser.error(f"size {size} is not a position of {seats} seats")
                 positions = random_positions(seats, size, args.count, args.seed)
-                jobs.append((label_for(seats, size), [str(p) for p in positions], None))
+                jobs.append((label_for(seats, size), [str(p) for p in positions], None, False))
 
     rows, wrong = [], 0
-    for label, texts, values in jobs:
-        answer = run_size(texts, args)
+    for label, texts, values, scores in jobs:
+        answer = run_size(texts, args, score=scores)
         row = summarise(label, answer, args.time_limit, args.clock)
         if values is not None:
             for text, value, result in zip(texts, values, row["results"], strict=True):
-                if None not in (value, result["value"]) and result["value"] != value:
+                solved = result["score"] if scores else result["value"]
+                if None not in (value, solved) and solved != value:
                     wrong += 1
-                    print(f"WRONG: {text} stored {value:+d}, solved {result['value']:+d}")
+                    print(f"WRONG: {text} stored {value:+d}, solved {solved:+d}")
         row["positions"] = texts
         rows.append(row)
         print(f"{label}: median {seconds_text(row['median'])}", file=sys.stderr, flush=True)

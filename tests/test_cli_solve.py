@@ -259,13 +259,14 @@ def test_stored_values_are_checked_and_summed_up(
         "+1 3KK/44A landlord=0  # KK first\n"
         "-1 34/K landlord=0\n"
         "KK/AA/22 landlord=2 turn=0 table=QQ@1  # no stored value\n"
+        "? 5/K landlord=0  # not settled by the set's maker: nothing to check\n"
     )
     status, out, _ = solve_cli(capsys, "--file", str(path))
     assert status == 0
     assert out.count("stored   win (agrees)") == 1 and out.count("stored   loss (agrees)") == 1
     assert out.count("stored   ") == 2
     assert out.splitlines()[-3:-1] == [
-        "summary  3 positions: 2 won, 1 lost, 0 unknown (for the side to act)",
+        "summary  4 positions: 3 won, 1 lost, 0 unknown (for the side to act)",
         "         stored values: 2 agree, none disagrees",
     ]
     assert re.fullmatch(r"         [\d,]+ nodes in \d+\.\d{3} s", out.splitlines()[-1])
@@ -283,10 +284,41 @@ def test_stored_values_are_checked_and_summed_up(
     assert status == 0 and "stored   loss (not checked: the search stopped)" in out
     path.write_text("+2 3KK/44A landlord=0\n")
     status, _, err = solve_cli(capsys, "--file", str(path))
-    assert status == 2 and "line 1: a stored value is +1 or -1, not '+2'" in err
+    assert (
+        status == 2 and "line 1: a stored value is +1 or -1 (a score with --score), not '+2'" in err
+    )
     path.write_text("3KK/44A landlord=0\n" + "3" * 20_000 + "\n")
     status, _, err = solve_cli(capsys, "--file", str(path))
     assert status == 2 and err == f"error: '{path}', line 2: longer than 10,000 characters\n"
+
+
+def test_stored_scores_are_checked_with_score(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --score a stored value is the exact score (a ``*-score.txt`` set's lines): the
+    bomb and the spring double 33334/5 twice, to +4, which the verdict file's +1 would not
+    match."""
+    monkeypatch.chdir(tmp_path)
+    bomb, plain = "33334/5 landlord=0", "3KK/44A landlord=0"
+    assert (
+        ddz.solve(ddz.Position.parse(bomb).game(), score=True).score,
+        ddz.solve(ddz.Position.parse(plain).game(), score=True).score,
+    ) == (4, 2)
+    path = Path("deal-score.txt")
+    path.write_text(f"+4 {bomb}\n+2 {plain}\n")
+    status, out, _ = solve_cli(capsys, "--file", str(path), "--score")
+    assert status == 0 and out.count("stored   score +4 (agrees)") == 1
+    assert out.count("stored   score +2 (agrees)") == 1
+    status, out, _ = solve_cli(capsys, "--file", str(path), "--score", "--analyse")
+    assert status == 0 and out.count("(agrees)") == 2
+    path.write_text(f"+1 {bomb}\n")  # the verdict, not the score
+    status, out, _ = solve_cli(capsys, "--file", str(path), "--score")
+    assert status == 1 and "stored   score +1 (DISAGREES with the search)" in out
+    status, out, _ = solve_cli(capsys, "--file", str(path))  # a verdict file: it agrees
+    assert status == 0 and "stored   win (agrees)" in out
+    path.write_text(f"+0 {bomb}\n")
+    status, _, err = solve_cli(capsys, "--file", str(path), "--score")
+    assert status == 2 and "line 1: a stored value is a score such as -2, not '+0'" in err
 
 
 def test_json_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

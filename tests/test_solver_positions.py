@@ -107,10 +107,40 @@ def test_benchmark_checks_stored_values(tmp_path: Path) -> None:
     assert reference.value_for_side_to_act(ddz.Position.parse("34/KK landlord=0").game()) == -1
 
 
+def test_benchmark_checks_stored_scores(tmp_path: Path) -> None:
+    """A ``*-score.txt`` file stores exact scores: --from-files solves it with score=True
+    (the bomb and the spring make 33334/5 +4, not the verdict's +1)."""
+    (tmp_path / "set-score.txt").write_text("+4 33334/5 landlord=0\n+1 3KK/44A landlord=0\n")
+    child = subprocess.run(
+        [sys.executable, str(SCRIPT), "--from-files", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert child.returncode == 1
+    assert child.stdout.count("WRONG") == 1
+    assert "WRONG: 3KK/44A landlord=0 turn=0 rules=endgame stored +1, solved +2" in child.stdout
+
+
+def test_read_positions_reads_scores_from_score_files(tmp_path: Path) -> None:
+    scores = tmp_path / "deal-score.txt"
+    scores.write_text("+4 33334/5 landlord=0\n-12 3/KK landlord=0\n? 4/K landlord=0\n")
+    assert [value for value, _, _ in bench.read_positions(scores)] == [4, -12, None]
+    for bad in ("+0", "2", "+1.5"):
+        scores.write_text(f"{bad} 33334/5 landlord=0\n")
+        with pytest.raises(ValueError, match="a signed score such as -2"):
+            bench.read_positions(scores)
+    verdicts = tmp_path / "deal.txt"
+    verdicts.write_text("+4 33334/5 landlord=0\n")
+    with pytest.raises(ValueError, match=r"must be \+1, -1 or \?"):
+        bench.read_positions(verdicts)
+
+
 # --- the shipped sets --------------------------------------------------------------------
 
 FILES = sorted(POSITIONS.glob("*.txt"))
 DEALS = sorted(POSITIONS.glob("deal-*.txt"))
+SCORES = {path.stem for path in POSITIONS.glob("*-score.txt")}  # exact scores, not verdicts
 # every set but the whole deals is re-solved here: about 15 s of CPU in all since the
 # ordering by plays left (`python benchmarks/solver.py --from-files benchmarks/positions`
 # times them); of the whole deals, those settled in few nodes (below)
@@ -128,7 +158,8 @@ def test_the_shipped_sets_are_there() -> None:
     two = {f"two-{size}" for size in bench.TWO_SEAT_SIZES}
     three = {f"three-{size}" for size in bench.THREE_SEAT_SIZES}
     deals = {f"deal-{kind}" for kind in bench.DEAL_KINDS}
-    assert two | three | deals | {"puzzles"} <= names
+    scores = {"deal-three-score", "deal-two-score"}
+    assert two | three | deals | scores | {"puzzles"} <= names
 
 
 @pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
@@ -138,7 +169,10 @@ def test_a_file_parses_and_says_its_rules(path: Path) -> None:
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line]
     assert lines[0].startswith("# ") and "verified" in path.read_text(encoding="utf-8")
     for value, position, _comment in entries:
-        assert value in (1, -1) or (value is None and path.stem in UNKNOWN_ALLOWED)
+        if path.stem in SCORES and value is not None:
+            assert value != 0  # a score: the stake, doubled by bombs, the rocket and spring
+        else:
+            assert value in (1, -1) or (value is None and path.stem in UNKNOWN_ALLOWED)
         text = str(position)
         assert " rules=" in text  # every line names its rules
         shown = "?" if value is None else f"{value:+d}"
@@ -179,10 +213,12 @@ def test_stored_values_of_the_quick_deals_are_the_solvers(path: Path) -> None:
     assert settled  # the test is not empty
     # the deals settled within DEAL_NODES nodes, or else the quickest one
     quick = [entry for entry in settled if entry[0] <= DEAL_NODES] or settled[:1]
+    score = path.stem in SCORES
     for nodes, value, text in quick:
         position = ddz.Position.parse(text)
-        result = ddz.Solver(position.rules).solve(position.game(), node_limit=2 * nodes)
-        assert result.value == value, text
+        game = position.game()
+        result = ddz.Solver(position.rules).solve(game, node_limit=2 * nodes, score=score)
+        assert (result.score if score else result.value) == value, text
 
 
 @pytest.mark.parametrize("name", sorted(REFERENCE))

@@ -5,7 +5,9 @@ one a line from a file or standard input. For each, the command prints the table
 hand open, then the verdict for the side to act, the best move, the principal line, and the
 nodes and seconds the search took; ``--analyse`` lists every legal move's value instead, and
 ``--score`` solves for the exact score. A file's line may store the value to check (``+1``
-or ``-1``, as ``benchmarks/solver.py`` writes them); ``--json`` prints JSON lines. ``--play``
+or ``-1``, as ``benchmarks/solver.py`` writes them; with ``--score``, the exact score, such as
+``-2``, as its ``*-score.txt`` files do; ``?``, a value not settled, checks nothing);
+``--json`` prints JSON lines. ``--play``
 plays the position against the solver: the person takes one side, types its moves, and the
 solver answers with its best move.
 
@@ -168,7 +170,8 @@ def add_arguments(
 @dataclasses.dataclass(frozen=True)
 class Entry:
     """A position to solve, and the value a position file stores for it (``+1``/``-1``
-    for the side to act, as ``benchmarks/solver.py``'s files write it), if any."""
+    for the side to act, as ``benchmarks/solver.py``'s files write it; with ``--score`` the
+    exact score), if any."""
 
     position: ddz.Position
     stored: int | None = None
@@ -196,11 +199,15 @@ def positions(args: argparse.Namespace) -> list[Entry]:
             raise ValueError(f"{where} holds more than {MAX_POSITIONS:,} positions")
         stored = None
         first, _, rest = text.partition(" ")
-        if first in ("+1", "-1"):  # VALUE POSITION
-            stored, text = int(first), rest.strip()
-        elif first[:1] in ("+", "-") and first[1:].isdigit():
+        signed = first[:1] in ("+", "-") and first[1:].isdigit()
+        if first == "?":  # a value the set's maker could not settle: nothing to check
+            text = rest.strip()
+        elif first in ("+1", "-1") or (args.score and signed and first[1:2] != "0"):
+            stored, text = int(first), rest.strip()  # VALUE POSITION
+        elif signed:
+            kind = "a score such as -2" if args.score else "+1 or -1 (a score with --score)"
             raise ValueError(
-                f"{where}, line {number}: a stored value is +1 or -1, not {shorten(first)}"
+                f"{where}, line {number}: a stored value is {kind}, not {shorten(first)}"
             )
         found.append(Entry(_parse(text, rules, f"{where}, line {number}: "), stored))
     if not found:
@@ -387,7 +394,8 @@ def run(args: argparse.Namespace) -> int:
             )
             seconds_taken = time.perf_counter() - start
             value = _best_value(values)
-            tally.add(value, entry.stored, seconds_taken)
+            solved = _best_score(values) if args.score else value
+            tally.add(value, entry.stored, seconds_taken, solved=solved)
             if args.json:
                 record = _analysis_record(position, values, seconds_taken)
             else:
@@ -397,7 +405,8 @@ def run(args: argparse.Namespace) -> int:
                 solver, functools.partial(solver.solve, game, score=args.score, **limits)
             )
             value = result.value
-            tally.add(value, entry.stored, result.seconds, result.nodes)
+            solved = result.score if args.score else value
+            tally.add(value, entry.stored, result.seconds, result.nodes, solved=solved)
             if args.json:
                 record = _result_record(position, result)
             else:
@@ -408,7 +417,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(record), flush=True)
             continue
         if entry.stored is not None:
-            lines.append(_stored_line(value, entry.stored))
+            lines.append(_stored_line(solved, entry.stored, args.score))
         print("\n".join(lines), flush=True)
     if len(found) > 1 and not args.json:
         print()
@@ -424,11 +433,18 @@ def _best_value(values: list[MoveValue]) -> int | None:
     return None if None in known else -1
 
 
-def _stored_line(value: int | None, stored: int) -> str:
-    text = f"stored   {'win' if stored > 0 else 'loss'}"
-    if value is None:
+def _best_score(values: list[MoveValue]) -> int | None:
+    """The position's score from its moves' scores: the best, once every move's is known."""
+    scores = [entry.score for entry in values]
+    return None if not scores or None in scores else max(s for s in scores if s is not None)
+
+
+def _stored_line(solved: int | None, stored: int, score: bool = False) -> str:
+    """The stored value beside the search's: a verdict, or with ``score`` the exact score."""
+    text = f"stored   {f'score {stored:+d}' if score else 'win' if stored > 0 else 'loss'}"
+    if solved is None:
         return text + " (not checked: the search stopped)"
-    return text + (" (agrees)" if value == stored else " (DISAGREES with the search)")
+    return text + (" (agrees)" if solved == stored else " (DISAGREES with the search)")
 
 
 def _result_record(position: ddz.Position, result: SolveResult) -> dict[str, object]:
@@ -475,16 +491,24 @@ class Tally:
     seconds: float = 0.0
 
     def add(
-        self, value: int | None, stored: int | None, seconds_taken: float, nodes: int = 0
+        self,
+        value: int | None,
+        stored: int | None,
+        seconds_taken: float,
+        nodes: int = 0,
+        *,
+        solved: int | None = None,
     ) -> None:
+        """Count a verdict; ``solved`` (the verdict, or with ``--score`` the score) is what
+        is compared with the stored value."""
         if value is None:
             self.unknown += 1
         elif value > 0:
             self.wins += 1
         else:
             self.losses += 1
-        if stored is not None and value is not None:
-            if value == stored:
+        if stored is not None and solved is not None:
+            if solved == stored:
                 self.agree += 1
             else:
                 self.disagree += 1
