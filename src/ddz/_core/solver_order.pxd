@@ -62,7 +62,7 @@ cdef enum:
                                 # rounds, the order and a perturbed one in turn (off:
                                 # more nodes on the whole deals, the history)
     FLAG_TWO_ETC = 2097152      # two seats, win/loss mode: at a node of at most
-                                # PREFETCH_MOVES moves, a child the table holds as lost for
+                                # ETC_MOVES (16) moves, a child the table holds as lost for
                                 # its side to act is taken before any search (an enhanced
                                 # transposition cutoff)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
