@@ -1,6 +1,7 @@
 """The two-seat shortcuts of the solver for whole deals against the slow minimax of
-tests/solver_reference.py: the covered plays of the static test (FLAG_TWO_COVERS) and the
-root searched in rounds of two move orders (FLAG_TWO_ROUNDS)."""
+tests/solver_reference.py: the covered plays of the static test (FLAG_TWO_COVERS), the
+root searched in rounds of two move orders (FLAG_TWO_ROUNDS) and the enhanced
+transposition cutoff (FLAG_TWO_ETC)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import ddz
 from ddz._core import solver as core
 from tests import solver_reference as reference
 
-FLAG_TWO_COVERS, FLAG_TWO_ROUNDS = 524288, 1048576  # solver_order.pxd
+FLAG_TWO_COVERS, FLAG_TWO_ROUNDS, FLAG_TWO_ETC = 524288, 1048576, 2097152  # solver_order.pxd
 DECK = str(ddz.ENDGAME.deck)
 
 
@@ -140,3 +141,35 @@ def test_two_seat_rounds_agree_with_minimax() -> None:
         core._set_flags(saved_flags)
         core._set_rounds(saved_rounds)
     assert restarted >= 20, restarted
+
+
+def test_two_seat_transposition_cutoff_agrees_with_minimax() -> None:
+    # FLAG_TWO_ETC: a child the table holds as lost for its side to act wins the node at
+    # once. The children of each position are solved first on the same solver, so that the
+    # root finds them in its table: its value and its line's first move must be the
+    # minimax's, a child that is the opponent's turn negated and one that is the mover's
+    # again (the opponent cannot answer: a forced pass) not
+    saved = core._get_flags()
+    fired = 0
+    try:
+        for seed in range(240):
+            game = covered_position(9000 + seed)
+            expected = reference.value_for_side_to_act(game)
+            nodes = {}
+            for flags in (saved | FLAG_TWO_ETC, saved & ~FLAG_TWO_ETC):
+                core._set_flags(flags)
+                solver = ddz.Solver(ddz.ENDGAME, memory_mb=1)
+                for move in game.legal_actions():
+                    child = game.copy()
+                    child.step(move)
+                    if not child.is_over:
+                        solver.solve(child, line=False)
+                result = solver.solve(game)
+                assert result.value == expected, (game.hands, game.current_player, flags)
+                if expected == 1:
+                    assert move_wins(game, result.line[0].code), (game.hands, result.line)
+                nodes[flags] = result.nodes
+            fired += nodes[saved | FLAG_TWO_ETC] < nodes[saved & ~FLAG_TWO_ETC]
+    finally:
+        core._set_flags(saved)
+    assert fired >= 12, fired

@@ -149,6 +149,7 @@ cdef enum:
     STACK_SIZE = 1 << 18    # move codes a searcher's move stack holds, every ply together
     PREFETCH_MOVES = 8      # an expected lost node of at most this many moves fetches its
                             # children's buckets ahead
+    ETC_MOVES = 16          # FLAG_TWO_ETC: at a node of at most this many moves
     ROUND_GROWTH = 2        # search_in_rounds: each round this many times the nodes of
                             # the one before
 
@@ -212,11 +213,11 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef const Opponents* seats = NULL
     cdef const Opponents* others = NULL
     cdef const Opponents* skipped = NULL
-    cdef bint same, ahead, early_static
+    cdef bint same, ahead, early_static, etc
     cdef uint64_t child_chains[3]
-    cdef uint64_t ahead_chains[3 * PREFETCH_MOVES]
-    cdef int ahead_index[PREFETCH_MOVES]
-    cdef Pos ahead_child[PREFETCH_MOVES]
+    cdef uint64_t ahead_chains[3 * ETC_MOVES]
+    cdef int ahead_index[ETC_MOVES]
+    cdef Pos ahead_child[ETC_MOVES]
     cdef bint good, statics
     cdef int k, won
     if S.score_mode and S.flags & FLAG_SCORE_SETTLED:
@@ -341,7 +342,9 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             m = j
     order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
     keys = S.keys + base
-    ahead = not cut and 1 < m <= PREFETCH_MOVES
+    # FLAG_TWO_ETC: the children's keys at a node expected won too, for the cutoff below
+    etc = p.players == 2 and not S.score_mode and S.flags & FLAG_TWO_ETC
+    ahead = (not cut and 1 < m <= PREFETCH_MOVES) or (etc and 1 < m <= ETC_MOVES)
     if ahead:
         # the children's buckets, fetched together, so that their cache misses overlap
         # (measured: most of the search's time was the probe's wait for memory), at a node
@@ -357,6 +360,28 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             chains_after(&S.rs, &ahead_child[j], chains, p.current, ahead_chains + 3 * j)
             keys[index] = canonical_key(S, &ahead_child[j], ahead_chains + 3 * j)
             prefetch(S.tt.entries + BUCKET * (keys[index] & S.tt.active_mask))
+    if ahead and etc:
+        # an enhanced transposition cutoff (two seats, win/loss mode): a child the table
+        # already holds as lost for its side to act wins this node at once, before any
+        # subtree is searched. Sound: in win/loss mode every value the table holds is an
+        # exact +1 / -1 of the position its key stands for (the window is (-1, 1) and a
+        # round stopped at its budget stores nothing), so the child's value is the move's,
+        # negated where the child is the opponent's turn and kept where it is this side's
+        # again (the opponent's forced pass skipped by advance). Measured (the history):
+        # a quarter fewer nodes on the two-seat whole deals, no slower; up to 8 moves a
+        # node 3% more nodes than up to 16, up to 32 1% fewer; at every node expected won
+        # however many its moves, without the buckets fetched ahead, 15% slower
+        for j in range(m):
+            index = order[j]
+            if ends_game(p, moves[index]):
+                continue
+            if probe(S.tt, keys[index], &data) and ((data >> 16) & 3) == EXACT:
+                v = <int>((data >> 24) & 255) - 128
+                if side_of(p, ahead_child[j].current) != side_of(p, p.current):
+                    v = -v
+                if v >= beta:
+                    store(S.tt, key, v, EXACT, index, 1)
+                    return v
     S.top = base + n
     for i in range(m):
         # lazy selection: the best-scored move left

@@ -61,9 +61,13 @@ cdef enum:
     FLAG_TWO_ROUNDS = 1048576   # two seats: a root of at least round_cards_two cards in
                                 # rounds, the order and a perturbed one in turn (off:
                                 # more nodes on the whole deals, the history)
+    FLAG_TWO_ETC = 2097152      # two seats, win/loss mode: at a node of at most
+                                # ETC_MOVES (16) moves, a child the table holds as lost for
+                                # its side to act is taken before any search (an enhanced
+                                # transposition cutoff)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 2097151
-    FLAGS_DEFAULT = 652795      # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
+    FLAGS_ALL = 4194303
+    FLAGS_DEFAULT = 2749947     # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
                                 # the history)
 
 cdef enum:
