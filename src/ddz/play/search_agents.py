@@ -40,6 +40,7 @@ from ddz.doudizhu.solver import Solver
 from ddz.doudizhu.worlds import Worlds, sample_worlds
 from ddz.play.inference import (
     assign_models,
+    bid_disagreements,
     greedy_weights,
     model_disagreements,
     model_posterior,
@@ -405,6 +406,16 @@ def _rule_partner(game: Game, models: list[str], reading: Reading | None) -> boo
     return models[partner] == "rlcard-rule" and (reading is None or reading[1][partner] == 0)
 
 
+def _plus(
+    counts: npt.NDArray[np.int64] | None, more: npt.NDArray[np.int64] | None
+) -> npt.NDArray[np.int64] | None:
+    """Disagreement counts added (None: nothing read), a world the play could not come from
+    (-1 in its first column) left so."""
+    if counts is None or more is None:
+        return more if counts is None else counts
+    return np.where(counts[:, :1] < 0, counts, counts + more)
+
+
 class PIMCAgent:
     """Perfect Information Monte Carlo: an ordinary agent (it is given only its seat's
     observation) that samples the hidden cards and plays every candidate out.
@@ -510,8 +521,11 @@ class PIMCAgent:
         opponent: str = "auto",
         rule_weight: float = 0.01,
         rule_prior: float = 0.5,
+        bid_objective: str | None = None,
+        read_bids: bool = True,
     ) -> None:
         self.rules = rules
+        self.read_bids = bool(read_bids)
         if opponent not in PIMC_OPPONENTS:
             raise ValueError(
                 f"opponent must be one of {', '.join(PIMC_OPPONENTS)}, not {shorten(opponent)}"
@@ -524,6 +538,7 @@ class PIMCAgent:
         if not 0 <= self.rule_prior <= 1:
             raise ValueError(f"rule_prior must be from 0 to 1, not {rule_prior}")
         self.objective = _objective(objective)
+        self.bid_objective = self.objective if bid_objective is None else _objective(bid_objective)
         self.worlds = check_integer(worlds, "worlds", 1, 1 << 16)
         self.playouts = check_integer(playouts, "playouts", 1, 1 << 24)
         self.keep = check_integer(keep, "keep", 1, 1 << 16)
@@ -586,13 +601,30 @@ class PIMCAgent:
             and any(record.phase == "play" for record in observation.history)
         )
         weighs = self.pass_weight < 1 or self.greedy_weight < 1 or opponent != "greedy"
-        if not (reads and weighs):
-            n = self.bid_worlds if observation.phase == "bidding" else self.worlds
+        # the bids read through the greedy agent (the rule agent always passes: nothing)
+        bids = (
+            self._reads_bids(observation, oversample)
+            and opponent != "rlcard-rule"
+            and self.greedy_weight < 1
+        )
+        n = self.bid_worlds if observation.phase == "bidding" else self.worlds
+        if not ((reads and weighs) or bids):
             worlds = sample_worlds(observation, n=n, seed=seed, rules=rules)
             return worlds, [models] * len(worlds)
-        pool = sample_worlds(observation, n=self.worlds * oversample, seed=seed, rules=rules)
+        pool = sample_worlds(observation, n=n * oversample, seed=seed, rules=rules)
+        weights = np.ones(len(pool), dtype=np.float64)
+        if bids:
+            others = {
+                p: self.greedy_weight for p in range(rules.players) if p != observation.player
+            }
+            weights *= model_weights(bid_disagreements(observation, pool.hands), others, len(pool))
+        if not (reads and weighs):
+            if not weights.any():
+                weights[:] = 1.0
+            worlds = pool.take(resample(weights, n, seed))
+            return worlds, [models] * len(worlds)
         passes = passes_over_beatable(observation, rules) if self.pass_weight < 1 else []
-        weights = pass_weights(pool.hands, passes, rules, self.pass_weight)
+        weights *= pass_weights(pool.hands, passes, rules, self.pass_weight)
         if opponent == "greedy":
             weights *= greedy_weights(observation, rules, pool.hands, self.greedy_weight)
         else:
@@ -616,8 +648,19 @@ class PIMCAgent:
                 weights *= model_weights(counts, seats, len(weights))
         if not weights.any():  # no world agrees with the play: the uniform sample
             weights[:] = 1.0
-        worlds = pool.take(resample(weights, self.worlds, seed))
+        worlds = pool.take(resample(weights, n, seed))
         return worlds, [models] * len(worlds)
+
+    def _reads_bids(self, observation: Observation, oversample: int) -> bool:
+        """Are the other seats' bids read (``read_bids``; some other seat bid or passed)?"""
+        return (
+            self.read_bids
+            and oversample > 1
+            and any(
+                record.phase == "bidding" and record.player != observation.player
+                for record in observation.history
+            )
+        )
 
     def _posterior(
         self, observation: Observation, rules: Rules, seed: int
@@ -637,10 +680,17 @@ class PIMCAgent:
             and any(record.phase == "play" for record in observation.history)
         )
         greedy = rule = None
-        if reads:
+        bids = self._reads_bids(observation, oversample)
+        if reads or bids:
             pool = sample_worlds(observation, n=self.worlds * oversample, seed=seed, rules=rules)
-            rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
-            greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
+            if reads:
+                rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
+                greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
+            if bids:
+                # the bids are moves too: a seat's disagreements with a model include them
+                greedy = _plus(greedy, bid_disagreements(observation, pool.hands, "greedy"))
+                rule = _plus(rule, bid_disagreements(observation, pool.hands, "rlcard-rule"))
+            reads = True
         else:
             n = self.bid_worlds if observation.phase == "bidding" else self.worlds
             pool = sample_worlds(observation, n=n, seed=seed, rules=rules)
@@ -789,7 +839,7 @@ class PIMCAgent:
                 for world in models[: len(payoffs)]
             ]
             proved = self._solve_worlds(template, hands, chosen, payoffs, me, deadline, trusted)
-        value = self._value(payoffs)
+        value = self._bid_value(payoffs) if observation.phase == "bidding" else self._value(payoffs)
         allowed = list(range(len(candidates)))
         if proved.any():  # never trade a proved win for a playout's estimate
             allowed = [k for k in allowed if proved[k]]
@@ -971,6 +1021,17 @@ class PIMCAgent:
         loss = all(m == "greedy" for seat, m in enumerate(models) if not side[seat])
         win = all(m == "greedy" for seat, m in enumerate(models) if side[seat] and seat != me)
         return loss, win
+
+    def _bid_value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """Each bid's value under ``bid_objective``: as :meth:`_value` under ``"score"``;
+        under ``"wp"`` its share of won worlds, a void deal (every seat passed: payoff 0,
+        dealt again) counted half won, as a fresh deal is neither side's."""
+        if self.bid_objective == "score":
+            return self._value(payoffs)
+        won: npt.NDArray[np.float64] = (payoffs > 0).mean(axis=0) + 0.5 * (payoffs == 0).mean(
+            axis=0
+        )
+        return won
 
     def _value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """Each action's value under ``objective``: its share of won worlds (``"wp"``), or
