@@ -128,6 +128,7 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "rule_prior": args.rule_prior,
         "bid_objective": args.bid_objective,
         "read_bids": not args.no_read_bids,
+        "bid_margin": args.bid_margin,
     }
 
     def make(seed: int | None) -> AnyAgent:
@@ -196,8 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", choices=["greedy", "rlcard-rule", "auto"], default="greedy")
     parser.add_argument("--rule-weight", type=float, default=0.01)
     parser.add_argument("--rule-prior", type=float, default=0.5)
-    parser.add_argument("--bid-objective", choices=["score", "wp"], default=None)
+    parser.add_argument("--bid-objective", choices=["score", "wp"], default="wp")
     parser.add_argument("--no-read-bids", action="store_true")
+    parser.add_argument("--bid-margin", type=float, default=0.15)
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

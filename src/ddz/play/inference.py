@@ -247,13 +247,12 @@ def _strengths(hands: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
     """The greedy agent's bidding strength (ddz.play.agents._strength) of each card integer:
     4 a big joker, 3 a small joker, 2 a 2, 1 for two aces, 4 a bomb of 3 .. 2."""
     masks = hands.astype(np.uint64)
-
-    def count(rank: int) -> npt.NDArray[np.int64]:
-        return ((masks >> np.uint64(3 * rank)) & np.uint64(7)).astype(np.int64)
-
-    strength = 4 * count(14) + 3 * count(13) + 2 * count(12) + count(11) // 2
-    for rank in range(13):
-        strength += 4 * (count(rank) == 4)
+    shifts = np.arange(0, 45, 3, dtype=np.uint64)
+    counts = ((masks[..., None] >> shifts) & np.uint64(7)).astype(np.int64)  # ... x 15 ranks
+    strength: npt.NDArray[np.int64] = (
+        4 * counts[..., 14] + 3 * counts[..., 13] + 2 * counts[..., 12] + counts[..., 11] // 2
+    )
+    strength += 4 * (counts[..., :13] == 4).sum(axis=-1)
     return strength
 
 
@@ -289,9 +288,10 @@ def bid_disagreements(
             known[landlord] = False  # what it was dealt is not known
         else:
             dealt[:, landlord] -= np.uint64(observation.kitty.mask)  # a part: no borrow
+    strength = _strengths(dealt)
     points = np.zeros_like(out)
     for level in _BID_AT:
-        points += _strengths(dealt) >= level
+        points += strength >= level
     top = 0
     for record in bids:
         seat, action = record.player, record.action

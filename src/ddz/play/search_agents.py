@@ -32,7 +32,7 @@ from ddz._core import vector as _vector
 from ddz._core.moves import Move
 from ddz.base.errors import check_integer, check_number, shorten
 from ddz.base.fanout import run_interruptible
-from ddz.doudizhu.actions import Action
+from ddz.doudizhu.actions import Action, Bid
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.rules import Rules
@@ -406,6 +406,10 @@ def _rule_partner(game: Game, models: list[str], reading: Reading | None) -> boo
     return models[partner] == "rlcard-rule" and (reading is None or reading[1][partner] == 0)
 
 
+_BID_OVERSAMPLE = 3
+"""Worlds sampled for each one kept when only the bids are read (the bidding, the first lead)."""
+
+
 def _plus(
     counts: npt.NDArray[np.int64] | None, more: npt.NDArray[np.int64] | None
 ) -> npt.NDArray[np.int64] | None:
@@ -521,10 +525,12 @@ class PIMCAgent:
         opponent: str = "auto",
         rule_weight: float = 0.01,
         rule_prior: float = 0.5,
-        bid_objective: str | None = None,
+        bid_objective: str = "wp",
         read_bids: bool = True,
+        bid_margin: float = 0.15,
     ) -> None:
         self.rules = rules
+        self.bid_margin = check_number(bid_margin, "bid_margin")
         self.read_bids = bool(read_bids)
         if opponent not in PIMC_OPPONENTS:
             raise ValueError(
@@ -538,7 +544,7 @@ class PIMCAgent:
         if not 0 <= self.rule_prior <= 1:
             raise ValueError(f"rule_prior must be from 0 to 1, not {rule_prior}")
         self.objective = _objective(objective)
-        self.bid_objective = self.objective if bid_objective is None else _objective(bid_objective)
+        self.bid_objective = _objective(bid_objective)
         self.worlds = check_integer(worlds, "worlds", 1, 1 << 16)
         self.playouts = check_integer(playouts, "playouts", 1, 1 << 24)
         self.keep = check_integer(keep, "keep", 1, 1 << 16)
@@ -611,6 +617,8 @@ class PIMCAgent:
         if not ((reads and weighs) or bids):
             worlds = sample_worlds(observation, n=n, seed=seed, rules=rules)
             return worlds, [models] * len(worlds)
+        if not (reads and weighs):
+            oversample = min(oversample, _BID_OVERSAMPLE)
         pool = sample_worlds(observation, n=n * oversample, seed=seed, rules=rules)
         weights = np.ones(len(pool), dtype=np.float64)
         if bids:
@@ -682,7 +690,9 @@ class PIMCAgent:
         greedy = rule = None
         bids = self._reads_bids(observation, oversample)
         if reads or bids:
-            pool = sample_worlds(observation, n=self.worlds * oversample, seed=seed, rules=rules)
+            # the bids alone: a smaller pool (their reading is cheap, the sampling is not)
+            size = self.worlds * (oversample if reads else min(oversample, _BID_OVERSAMPLE))
+            pool = sample_worlds(observation, n=size, seed=seed, rules=rules)
             if reads:
                 rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
                 greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
@@ -839,7 +849,13 @@ class PIMCAgent:
                 for world in models[: len(payoffs)]
             ]
             proved = self._solve_worlds(template, hands, chosen, payoffs, me, deadline, trusted)
-        value = self._bid_value(payoffs) if observation.phase == "bidding" else self._value(payoffs)
+        if observation.phase == "bidding":
+            value = self._bid_value(payoffs)
+            for k, j in enumerate(candidates):
+                if isinstance(legal[j], Bid) and legal[j].kind == "pass":
+                    value[k] += self.bid_margin
+        else:
+            value = self._value(payoffs)
         allowed = list(range(len(candidates)))
         if proved.any():  # never trade a proved win for a playout's estimate
             allowed = [k for k in allowed if proved[k]]
