@@ -852,7 +852,8 @@ class PIMCAgent:
         if observation.phase == "bidding":
             value = self._bid_value(payoffs)
             for k, j in enumerate(candidates):
-                if isinstance(legal[j], Bid) and legal[j].kind == "pass":
+                action = legal[j]
+                if isinstance(action, Bid) and action.kind == "pass":
                     value[k] += self.bid_margin
         else:
             value = self._value(payoffs)
