@@ -1,13 +1,21 @@
 """Where PIMCAgent loses to GreedyAgent: the arena's games (pimc_arena.py's deals, seatings and
 agent seeds) with every lost game played back and solved with every hand open.
 
-    python benchmarks/pimc_losses.py --deals 20 --seed 1 [PIMCAgent options as key=value]
+    python benchmarks/pimc_losses.py --deals 20 --seed 1 [--counterfactual] [key=value ...]
+
+(``key=value``: PIMCAgent's parameters, on top of the arena command's ``exact_cards=20
+node_limit=5000 solve_nodes=100000 opponent=auto``.)
 
 For every game PIMC's side lost it walks the play, solving each position (40 cards or fewer
 left, within ``--nodes``) for PIMC's side: the first settled verdict says whether the game
 was lost against perfect play when the solver first settles it, and each move that turns a
 proved win into a proved loss is counted by who made it (PIMC, its greedy partner) and how
-(a lead, a follow, a pass; over the partner's move; a bomb). Prints a count per category,
+(a lead, a follow, a pass; over the partner's move; a bomb). With ``--counterfactual`` it
+also finds the last of PIMC's decisions from which the open-handed solver, playing PIMC's
+seats on (the greedy seats as they are), still wins, and says how PIMC played there (or
+that the solver wins only from the deal, or not at all). A seating of two PIMC copies in
+which one is the landlord is not played back: one copy wins, the other loses, whatever is
+played. Prints a count per category,
 the landlord's seat counts, and how many of PIMC's sampled worlds were consistent with the
 greedy seats' observed play (the exact posterior against a deterministic greedy opponent).
 """
@@ -204,8 +212,6 @@ def main() -> int:
                 lines.append(counterfactual(game, pimc, deal_seed, args.cf_nodes))
             for line in lines:
                 counts[f"{tag} lost: {line.split(';')[0]}"] += 1
-                if line.startswith("last winnable"):
-                    counts[f"{tag} lost: {line}"[: len(tag) + 40]] += 0
             print(f"deal {deal} seating {index} {tag}: {' | '.join(lines)}", flush=True)
     for key in sorted(counts):
         print(f"{key}: {counts[key]}")

@@ -26,7 +26,11 @@ there (its prior share times its likelihood, summed over the two), and gives eac
 chance that a seat is the rule agent; :func:`assign_models` draws each world's model of each
 seat from those chances, in stratified shares.
 
-Nothing else is inferred: bids and passes in bidding are not read. The weights are soft on
+:func:`bid_disagreements` reads the bidding the same way: the bids and passes each seat
+would have made, as the greedy agent, with the cards it was dealt in each world (its
+strength: jokers, 2s, aces and bombs), or as RLCard's rule agent (which always passes).
+
+Nothing else is inferred. The weights are soft on
 purpose: passing with a beater is legal and sometimes right, so no world is ever excluded,
 and when every world breaks the same evidence (a seat that passed strategically) the weights
 are equal again and the sample is the uniform one: the fallback when too few worlds agree
