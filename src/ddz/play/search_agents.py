@@ -66,13 +66,12 @@ greedy agent, RLCard's rule agent, or, ``"auto"``, each seat in each world as on
 drawn in proportion to how well it explains the seat's play so far (half and half before)."""
 
 
-def _objective(value: object) -> Literal["wp", "score"]:
+def _objective(value: object, name: str = "objective") -> Literal["wp", "score"]:
     """``value`` if it is one of :data:`OBJECTIVES`, else one ValueError naming them."""
     if value == "wp" or value == "score":
         return "wp" if value == "wp" else "score"
     raise ValueError(
-        'objective must be "wp" (win probability) or "score" (expected stake), '
-        f"not {shorten(value)}"
+        f'{name} must be "wp" (win probability) or "score" (expected stake), not {shorten(value)}'
     )
 
 
@@ -535,8 +534,10 @@ class PIMCAgent:
         bid_margin: float = 0.15,
     ) -> None:
         self.rules = rules
+        if not isinstance(read_bids, bool):
+            raise TypeError(f"read_bids must be True or False, not {shorten(read_bids)}")
+        self.read_bids = read_bids
         self.bid_margin = check_number(bid_margin, "bid_margin")
-        self.read_bids = bool(read_bids)
         if opponent not in PIMC_OPPONENTS:
             raise ValueError(
                 f"opponent must be one of {', '.join(PIMC_OPPONENTS)}, not {shorten(opponent)}"
@@ -549,7 +550,7 @@ class PIMCAgent:
         if not 0 <= self.rule_prior <= 1:
             raise ValueError(f"rule_prior must be from 0 to 1, not {rule_prior}")
         self.objective = _objective(objective)
-        self.bid_objective = _objective(bid_objective)
+        self.bid_objective = _objective(bid_objective, "bid_objective")
         self.worlds = check_integer(worlds, "worlds", 1, 1 << 16)
         self.playouts = check_integer(playouts, "playouts", 1, 1 << 24)
         self.keep = check_integer(keep, "keep", 1, 1 << 16)
