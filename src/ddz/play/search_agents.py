@@ -475,8 +475,9 @@ class PIMCAgent:
       searched then.
 
     Bidding is searched the same way, in ``bid_worlds`` worlds (the kitty is among the
-    hidden cards until shown), and the other seats' bids are read like their moves
-    (``read_bids``: what the greedy agent would have bid with each world's cards). Under
+    hidden cards until shown); with ``read_bids`` (off: it measured no better) the other
+    seats' bids are read like their moves (what the greedy agent would have bid with each
+    world's cards). Under
     ``bid_objective="wp"`` (the default) each bid's share of won worlds (a void deal counts
     half) against passing's plus ``bid_margin``: the playouts play this seat as the greedy
     agent, which undervalues its farmer's seat more than its landlord's (docs/agents.md);
@@ -530,7 +531,7 @@ class PIMCAgent:
         rule_weight: float = 0.01,
         rule_prior: float = 0.5,
         bid_objective: str = "wp",
-        read_bids: bool = True,
+        read_bids: bool = False,
         bid_margin: float = 0.15,
     ) -> None:
         self.rules = rules
@@ -673,6 +674,12 @@ class PIMCAgent:
             and any(
                 record.phase == "bidding" and record.player != observation.player
                 for record in observation.history
+            )
+            # call-and-grab bidding is not read (bid_disagreements)
+            and all(
+                isinstance(record.action, Bid) and record.action.kind in ("bid", "pass")
+                for record in observation.history
+                if record.phase == "bidding"
             )
         )
 
