@@ -477,11 +477,11 @@ class PIMCAgent:
     Bidding is searched the same way, in ``bid_worlds`` worlds (the kitty is among the
     hidden cards until shown); with ``read_bids`` (off: it measured no better) the other
     seats' bids are read like their moves (what the greedy agent would have bid with each
-    world's cards). Under
-    ``bid_objective="wp"`` (the default) each bid's share of won worlds (a void deal counts
-    half) against passing's plus ``bid_margin``: the playouts play this seat as the greedy
-    agent, which undervalues its farmer's seat more than its landlord's (docs/agents.md);
-    under ``"score"`` each bid's value as ``objective="score"`` values an action.
+    world's cards). Under ``bid_objective="wp"`` (the default) each bid is worth its share
+    of won worlds (a void deal counts half), passing that share plus ``bid_margin``: the
+    playouts play this seat as the greedy agent, which undervalues its farmer's seat more
+    than its landlord's (docs/agents.md); under ``"score"`` each bid's value is as
+    ``objective="score"`` values an action.
 
     ``opponent`` says whom the other seats are played as in step 2 and read through in step
     1: ``"greedy"`` (as above), ``"rlcard-rule"`` (RLCard 1.2.0's rule agent, ported to C:
