@@ -126,6 +126,9 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
         "opponent": args.opponent,
         "rule_weight": args.rule_weight,
         "rule_prior": args.rule_prior,
+        "bid_objective": args.bid_objective,
+        "read_bids": args.read_bids,
+        "bid_margin": args.bid_margin,
     }
 
     def make(seed: int | None) -> AnyAgent:
@@ -194,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", choices=["greedy", "rlcard-rule", "auto"], default="greedy")
     parser.add_argument("--rule-weight", type=float, default=0.01)
     parser.add_argument("--rule-prior", type=float, default=0.5)
+    parser.add_argument("--bid-objective", choices=["score", "wp"], default="wp")
+    parser.add_argument("--read-bids", action="store_true")
+    parser.add_argument("--bid-margin", type=float, default=0.15)
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

@@ -12,9 +12,12 @@ import ddz
 from ddz._core.moves import Move, legal_moves
 from ddz.agents import GreedyAgent, choose
 from ddz.game import Game
+from ddz.play.agents import _strength
 from ddz.play.inference import (
     Pass,
+    _strengths,
     assign_models,
+    bid_disagreements,
     greedy_disagreements,
     greedy_weights,
     model_posterior,
@@ -353,3 +356,109 @@ def test_the_models_are_drawn_in_stratified_shares() -> None:
     assert not (
         assign_models(np.full((50, 1), 0.5), 1) == assign_models(np.full((50, 1), 0.5), 2)
     ).all()
+
+
+def greedy_bidding(seed: int) -> Game:
+    """A classic deal bid by greedy seats (redealt until someone bids)."""
+    game = Game(ddz.CLASSIC, seed=seed)
+    while True:
+        while game.phase == "bidding":
+            game.step(choose(GreedyAgent(), game))
+        if not game.is_void:
+            return game
+        game = game.redeal()
+
+
+def test_strengths_match_the_greedy_agent() -> None:
+    rng = np.random.default_rng(5)
+    hands = [ddz.Game(ddz.CLASSIC, seed=int(s)).hands for s in rng.integers(0, 1 << 30, 60)]
+    masks = np.array([[h.mask for h in row] for row in hands], dtype=np.uint64)
+    masks[:, 0] = ddz.Cards("3333XD22AA").mask  # a bomb, the rocket, two 2s, two aces
+    got = _strengths(masks)
+    for i in range(len(masks)):
+        for seat in range(3):
+            assert got[i, seat] == _strength(ddz.Cards.from_mask(int(masks[i, seat])))
+    assert got[0, 0] == 4 + 4 + 3 + 2 * 2 + 1
+
+
+def test_greedy_bids_agree_with_the_hands_dealt() -> None:
+    """In the true world every greedy seat's bids agree with the greedy agent (from every
+    seat's view, in bidding and in play, the kitty taken out of the landlord's hand), and
+    in sampled worlds some disagree: the reading says something."""
+    disagreeing = 0
+    for seed in range(40):
+        game = greedy_bidding(seed)
+        for _ in range(seed % 7):  # some play
+            game.step(choose(GreedyAgent(), game))
+        truth = np.array([[h.mask for h in game.hands]], dtype=np.uint64)
+        for me in range(3):
+            seen = game.observation(me)
+            counts = bid_disagreements(seen, truth)
+            assert counts is not None and not counts.any()
+            worlds = ddz.sample_worlds(seen, n=50, seed=seed, rules=ddz.CLASSIC)
+            sampled = bid_disagreements(seen, worlds.hands)
+            assert sampled is not None and sampled[:, me].sum() == 0
+            disagreeing += int(sampled.any(axis=1).sum())
+        # the rule agent never bids: a disagreement for each bid
+        bids = [r for r in game.history if r.phase == "bidding" and str(r.action) != "pass"]
+        rule = bid_disagreements(game.observation(0), truth, "rlcard-rule")
+        assert rule is not None and rule.sum() == len(bids)
+    assert disagreeing > 0
+
+
+def test_bidding_seen_mid_bidding_is_read() -> None:
+    # seat 1 sees seat 0's pass before it bids: no world gives seat 0 a 3-point hand
+    game = Game(ddz.CLASSIC, seed=11, first_player=0)
+    game.step("pass")
+    seen = game.observation(1)
+    worlds = ddz.sample_worlds(seen, n=400, seed=2, rules=ddz.CLASSIC)
+    counts = bid_disagreements(seen, worlds.hands)
+    assert counts is not None
+    weak = _strengths(worlds.hands)[:, 0] < 3
+    assert (counts[:, 0] == ~weak).all() and weak.any() and (~weak).any()
+
+
+@pytest.mark.parametrize("opponent", ["greedy", "auto"])
+def test_pimc_worlds_agree_with_greedy_bids(opponent: str) -> None:
+    """With read_bids PIMC's worlds read the greedy seats' bids: at greedy_weight=0 (a
+    filter) every world it samples agrees with them (the play read alone does not do that),
+    and at the default weight far more of them than without read_bids (the default)."""
+    for seed in (3, 4, 8):
+        game = greedy_bidding(seed)
+        game.step(choose(GreedyAgent(), game))
+        seen = game.observation(game.current_player)
+        others = [s for s in range(3) if s != seen.player]
+
+        def agree(
+            worlds: ddz.Worlds, seen: ddz.Observation = seen, others: list[int] = others
+        ) -> float:
+            counts = bid_disagreements(seen, worlds.hands)
+            assert counts is not None
+            return float((counts[:, others].sum(axis=1) == 0).mean())
+
+        plain = agree(ddz.sample_worlds(seen, n=100, seed=4, rules=ddz.CLASSIC))
+        assert plain < 0.9
+        # (under "auto" a seat that passed may be the rule agent, which always passes: the
+        # filter is the greedy agent's alone with no prior share for the rule agent)
+        hard = PIMCAgent(
+            1,
+            rules=ddz.CLASSIC,
+            greedy_weight=0.0,
+            opponent=opponent,
+            rule_prior=0.0,
+            read_bids=True,
+        )
+        assert agree(hard._sample(seen, ddz.CLASSIC, 4)) == 1.0
+        soft = PIMCAgent(1, rules=ddz.CLASSIC, opponent=opponent, read_bids=True)
+        off = PIMCAgent(1, rules=ddz.CLASSIC, opponent=opponent)  # the default: not read
+        unread = PIMCAgent(
+            1,
+            rules=ddz.CLASSIC,
+            greedy_weight=0.0,
+            opponent=opponent,
+            rule_prior=0.0,
+            read_bids=False,
+        )
+        assert agree(unread._sample(seen, ddz.CLASSIC, 4)) < 1.0  # the play alone: not all
+        soft_share = agree(soft._sample(seen, ddz.CLASSIC, 4))
+        assert soft_share > agree(off._sample(seen, ddz.CLASSIC, 4)) + 0.2

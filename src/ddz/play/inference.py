@@ -26,7 +26,11 @@ there (its prior share times its likelihood, summed over the two), and gives eac
 chance that a seat is the rule agent; :func:`assign_models` draws each world's model of each
 seat from those chances, in stratified shares.
 
-Nothing else is inferred: bids and passes in bidding are not read. The weights are soft on
+:func:`bid_disagreements` reads the bidding the same way: the bids and passes each seat
+would have made, as the greedy agent, with the cards it was dealt in each world (its
+strength: jokers, 2s, aces and bombs), or as RLCard's rule agent (which always passes).
+
+Nothing else is inferred. The weights are soft on
 purpose: passing with a beater is legal and sometimes right, so no world is ever excluded,
 and when every world breaks the same evidence (a seat that passed strategically) the weights
 are equal again and the sample is the uniform one: the fallback when too few worlds agree
@@ -43,6 +47,7 @@ import numpy.typing as npt
 
 from ddz._core import playouts as _playouts
 from ddz._core.moves import Move, MoveType, legal_moves
+from ddz.doudizhu.actions import Bid
 from ddz.doudizhu.cards import Cards
 from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.position import Position
@@ -52,6 +57,7 @@ from ddz.play.rule_model import rule_order
 __all__ = [
     "Pass",
     "assign_models",
+    "bid_disagreements",
     "greedy_disagreements",
     "greedy_weights",
     "model_disagreements",
@@ -235,6 +241,70 @@ def model_disagreements(
         list(policies),
         order,
     )
+    return out
+
+
+_BID_AT = (3, 5, 7)  # the greedy agent's strengths for bid 1, 2, 3 (ddz.play.agents._BID_AT)
+
+
+def _strengths(hands: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+    """The greedy agent's bidding strength (ddz.play.agents._strength) of each card integer:
+    4 a big joker, 3 a small joker, 2 a 2, 1 for two aces, 4 a bomb of 3 .. 2."""
+    masks = hands.astype(np.uint64)
+    shifts = np.arange(0, 45, 3, dtype=np.uint64)
+    counts = ((masks[..., None] >> shifts) & np.uint64(7)).astype(np.int64)  # ... x 15 ranks
+    strength: npt.NDArray[np.int64] = (
+        4 * counts[..., 14] + 3 * counts[..., 13] + 2 * counts[..., 12] + counts[..., 11] // 2
+    )
+    strength += 4 * (counts[..., :13] == 4).sum(axis=-1)
+    return strength
+
+
+def bid_disagreements(
+    observation: Observation,
+    hands: npt.NDArray[np.uint64],
+    policy: str = "greedy",
+) -> npt.NDArray[np.int64] | None:
+    """For each world (hands: worlds x players, the hands now), how many of each seat's
+    bids and passes in the bidding differ from what ``policy`` would have bid holding the
+    cards it was dealt in that world (its hand now, the cards it played, less the shown
+    kitty for the landlord): the greedy agent bids its strength's points (1, 2 or 3 from 3,
+    5 and 7) when they top the bid so far and passes otherwise; RLCard's rule agent
+    (``"rlcard-rule"``) always passes. None when there is nothing to read: no bids seen, or
+    call-and-grab bidding."""
+    bids = [record for record in observation.history if record.phase == "bidding"]
+    if not bids or any(
+        not isinstance(r.action, Bid) or r.action.kind not in ("bid", "pass") for r in bids
+    ):
+        return None
+    players = hands.shape[1]
+    out = np.zeros((len(hands), players), dtype=np.int64)
+    if policy == "rlcard-rule":
+        for record in bids:
+            assert isinstance(record.action, Bid)
+            out[:, record.player] += record.action.kind != "pass"
+        return out
+    dealt = hands + np.array([cards.mask for cards in observation.played], dtype=np.uint64)
+    landlord = observation.landlord
+    known = np.ones(players, dtype=bool)
+    if landlord is not None and observation.phase != "bidding":
+        if observation.kitty is None:
+            known[landlord] = False  # what it was dealt is not known
+        else:
+            dealt[:, landlord] -= np.uint64(observation.kitty.mask)  # a part: no borrow
+    strength = _strengths(dealt)
+    points = np.zeros_like(out)
+    for level in _BID_AT:
+        points += strength >= level
+    top = 0
+    for record in bids:
+        seat, action = record.player, record.action
+        assert isinstance(action, Bid)
+        if known[seat]:
+            would = np.where(points[:, seat] > top, points[:, seat], 0)
+            out[:, seat] += would != (action.value if action.kind == "bid" else 0)
+        if action.kind == "bid":
+            top = max(top, action.value)
     return out
 
 

@@ -32,7 +32,7 @@ from ddz._core import vector as _vector
 from ddz._core.moves import Move
 from ddz.base.errors import check_integer, check_number, shorten
 from ddz.base.fanout import run_interruptible
-from ddz.doudizhu.actions import Action
+from ddz.doudizhu.actions import Action, Bid
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.rules import Rules
@@ -40,6 +40,7 @@ from ddz.doudizhu.solver import Solver
 from ddz.doudizhu.worlds import Worlds, sample_worlds
 from ddz.play.inference import (
     assign_models,
+    bid_disagreements,
     greedy_weights,
     model_disagreements,
     model_posterior,
@@ -65,13 +66,12 @@ greedy agent, RLCard's rule agent, or, ``"auto"``, each seat in each world as on
 drawn in proportion to how well it explains the seat's play so far (half and half before)."""
 
 
-def _objective(value: object) -> Literal["wp", "score"]:
+def _objective(value: object, name: str = "objective") -> Literal["wp", "score"]:
     """``value`` if it is one of :data:`OBJECTIVES`, else one ValueError naming them."""
     if value == "wp" or value == "score":
         return "wp" if value == "wp" else "score"
     raise ValueError(
-        'objective must be "wp" (win probability) or "score" (expected stake), '
-        f"not {shorten(value)}"
+        f'{name} must be "wp" (win probability) or "score" (expected stake), not {shorten(value)}'
     )
 
 
@@ -405,6 +405,20 @@ def _rule_partner(game: Game, models: list[str], reading: Reading | None) -> boo
     return models[partner] == "rlcard-rule" and (reading is None or reading[1][partner] == 0)
 
 
+_BID_OVERSAMPLE = 3
+"""Worlds sampled for each one kept when only the bids are read (the bidding, the first lead)."""
+
+
+def _plus(
+    counts: npt.NDArray[np.int64] | None, more: npt.NDArray[np.int64] | None
+) -> npt.NDArray[np.int64] | None:
+    """Disagreement counts added (None: nothing read), a world the play could not come from
+    (-1 in its first column) left so."""
+    if counts is None or more is None:
+        return more if counts is None else counts
+    return np.where(counts[:, :1] < 0, counts, counts + more)
+
+
 class PIMCAgent:
     """Perfect Information Monte Carlo: an ordinary agent (it is given only its seat's
     observation) that samples the hidden cards and plays every candidate out.
@@ -461,7 +475,13 @@ class PIMCAgent:
       searched then.
 
     Bidding is searched the same way, in ``bid_worlds`` worlds (the kitty is among the
-    hidden cards until shown): each bid's expected payoff against passing's.
+    hidden cards until shown); with ``read_bids`` (off: it measured no better) the other
+    seats' bids are read like their moves (what the greedy agent would have bid with each
+    world's cards). Under ``bid_objective="wp"`` (the default) each bid is worth its share
+    of won worlds (a void deal counts half), passing that share plus ``bid_margin``: the
+    playouts play this seat as the greedy agent, which undervalues its farmer's seat more
+    than its landlord's (docs/agents.md); under ``"score"`` each bid's value is as
+    ``objective="score"`` values an action.
 
     ``opponent`` says whom the other seats are played as in step 2 and read through in step
     1: ``"greedy"`` (as above), ``"rlcard-rule"`` (RLCard 1.2.0's rule agent, ported to C:
@@ -510,8 +530,15 @@ class PIMCAgent:
         opponent: str = "auto",
         rule_weight: float = 0.01,
         rule_prior: float = 0.5,
+        bid_objective: str = "wp",
+        read_bids: bool = False,
+        bid_margin: float = 0.15,
     ) -> None:
         self.rules = rules
+        if not isinstance(read_bids, bool):
+            raise TypeError(f"read_bids must be True or False, not {shorten(read_bids)}")
+        self.read_bids = read_bids
+        self.bid_margin = check_number(bid_margin, "bid_margin")
         if opponent not in PIMC_OPPONENTS:
             raise ValueError(
                 f"opponent must be one of {', '.join(PIMC_OPPONENTS)}, not {shorten(opponent)}"
@@ -524,6 +551,7 @@ class PIMCAgent:
         if not 0 <= self.rule_prior <= 1:
             raise ValueError(f"rule_prior must be from 0 to 1, not {rule_prior}")
         self.objective = _objective(objective)
+        self.bid_objective = _objective(bid_objective, "bid_objective")
         self.worlds = check_integer(worlds, "worlds", 1, 1 << 16)
         self.playouts = check_integer(playouts, "playouts", 1, 1 << 24)
         self.keep = check_integer(keep, "keep", 1, 1 << 16)
@@ -586,13 +614,32 @@ class PIMCAgent:
             and any(record.phase == "play" for record in observation.history)
         )
         weighs = self.pass_weight < 1 or self.greedy_weight < 1 or opponent != "greedy"
-        if not (reads and weighs):
-            n = self.bid_worlds if observation.phase == "bidding" else self.worlds
+        # the bids read through the greedy agent (the rule agent always passes: nothing)
+        bids = (
+            self._reads_bids(observation, oversample)
+            and opponent != "rlcard-rule"
+            and self.greedy_weight < 1
+        )
+        n = self.bid_worlds if observation.phase == "bidding" else self.worlds
+        if not ((reads and weighs) or bids):
             worlds = sample_worlds(observation, n=n, seed=seed, rules=rules)
             return worlds, [models] * len(worlds)
-        pool = sample_worlds(observation, n=self.worlds * oversample, seed=seed, rules=rules)
+        if not (reads and weighs):
+            oversample = min(oversample, _BID_OVERSAMPLE)
+        pool = sample_worlds(observation, n=n * oversample, seed=seed, rules=rules)
+        weights = np.ones(len(pool), dtype=np.float64)
+        if bids:
+            others = {
+                p: self.greedy_weight for p in range(rules.players) if p != observation.player
+            }
+            weights *= model_weights(bid_disagreements(observation, pool.hands), others, len(pool))
+        if not (reads and weighs):
+            if not weights.any():
+                weights[:] = 1.0
+            worlds = pool.take(resample(weights, n, seed))
+            return worlds, [models] * len(worlds)
         passes = passes_over_beatable(observation, rules) if self.pass_weight < 1 else []
-        weights = pass_weights(pool.hands, passes, rules, self.pass_weight)
+        weights *= pass_weights(pool.hands, passes, rules, self.pass_weight)
         if opponent == "greedy":
             weights *= greedy_weights(observation, rules, pool.hands, self.greedy_weight)
         else:
@@ -616,8 +663,25 @@ class PIMCAgent:
                 weights *= model_weights(counts, seats, len(weights))
         if not weights.any():  # no world agrees with the play: the uniform sample
             weights[:] = 1.0
-        worlds = pool.take(resample(weights, self.worlds, seed))
+        worlds = pool.take(resample(weights, n, seed))
         return worlds, [models] * len(worlds)
+
+    def _reads_bids(self, observation: Observation, oversample: int) -> bool:
+        """Are the other seats' bids read (``read_bids``; some other seat bid or passed)?"""
+        return (
+            self.read_bids
+            and oversample > 1
+            and any(
+                record.phase == "bidding" and record.player != observation.player
+                for record in observation.history
+            )
+            # call-and-grab bidding is not read (bid_disagreements)
+            and all(
+                isinstance(record.action, Bid) and record.action.kind in ("bid", "pass")
+                for record in observation.history
+                if record.phase == "bidding"
+            )
+        )
 
     def _posterior(
         self, observation: Observation, rules: Rules, seed: int
@@ -637,10 +701,19 @@ class PIMCAgent:
             and any(record.phase == "play" for record in observation.history)
         )
         greedy = rule = None
-        if reads:
-            pool = sample_worlds(observation, n=self.worlds * oversample, seed=seed, rules=rules)
-            rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
-            greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
+        bids = self._reads_bids(observation, oversample)
+        if reads or bids:
+            # the bids alone: a smaller pool (their reading is cheap, the sampling is not)
+            size = self.worlds * (oversample if reads else min(oversample, _BID_OVERSAMPLE))
+            pool = sample_worlds(observation, n=size, seed=seed, rules=rules)
+            if reads:
+                rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
+                greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
+            if bids:
+                # the bids are moves too: a seat's disagreements with a model include them
+                greedy = _plus(greedy, bid_disagreements(observation, pool.hands, "greedy"))
+                rule = _plus(rule, bid_disagreements(observation, pool.hands, "rlcard-rule"))
+            reads = True
         else:
             n = self.bid_worlds if observation.phase == "bidding" else self.worlds
             pool = sample_worlds(observation, n=n, seed=seed, rules=rules)
@@ -789,7 +862,14 @@ class PIMCAgent:
                 for world in models[: len(payoffs)]
             ]
             proved = self._solve_worlds(template, hands, chosen, payoffs, me, deadline, trusted)
-        value = self._value(payoffs)
+        if observation.phase == "bidding":
+            value = self._bid_value(payoffs)
+            for k, j in enumerate(candidates):
+                action = legal[j]
+                if isinstance(action, Bid) and action.kind == "pass":
+                    value[k] += self.bid_margin
+        else:
+            value = self._value(payoffs)
         allowed = list(range(len(candidates)))
         if proved.any():  # never trade a proved win for a playout's estimate
             allowed = [k for k in allowed if proved[k]]
@@ -971,6 +1051,17 @@ class PIMCAgent:
         loss = all(m == "greedy" for seat, m in enumerate(models) if not side[seat])
         win = all(m == "greedy" for seat, m in enumerate(models) if side[seat] and seat != me)
         return loss, win
+
+    def _bid_value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """Each bid's value under ``bid_objective``: as :meth:`_value` under ``"score"``;
+        under ``"wp"`` its share of won worlds, a void deal (every seat passed: payoff 0,
+        dealt again) counted half won, as a fresh deal is neither side's."""
+        if self.bid_objective == "score":
+            return self._value(payoffs)
+        won: npt.NDArray[np.float64] = (payoffs > 0).mean(axis=0) + 0.5 * (payoffs == 0).mean(
+            axis=0
+        )
+        return won
 
     def _value(self, payoffs: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """Each action's value under ``objective``: its share of won worlds (``"wp"``), or
