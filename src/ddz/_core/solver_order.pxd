@@ -61,9 +61,15 @@ cdef enum:
     FLAG_TWO_ROUNDS = 1048576   # two seats: a root of at least round_cards_two cards in
                                 # rounds, the order and a perturbed one in turn (off:
                                 # more nodes on the whole deals, the history)
+    # 2097152: left free (two-seat work)
+    FLAG_LORD_LOSS = 4194304    # three seats: the landlord loses at once where each of its
+                                # moves meets a farmer's ready answer (lord_static_loss)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 2097151
-    FLAGS_DEFAULT = 652795      # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
+    FLAG_FARMER_LOSS = 8388608  # three seats: the farmer before the landlord loses at once
+                                # where each of its moves meets the landlord's ready answer
+                                # (farmer_static_loss)
+    FLAGS_ALL = 16777215
+    FLAGS_DEFAULT = 13235707    # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
                                 # the history)
 
 cdef enum:
