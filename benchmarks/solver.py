@@ -303,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
         "solver's; 123 is the search before the team, seat-by-seat and score shortcuts, "
         "13819 the search before the rounds, 30203 with --round-orders 2 the search before "
         "the covered plays, 128507 the search before the two-seat covered plays, 652795 "
-        "the search before the two-seat transposition cutoff)",
+        "the search before the two-seat transposition cutoff, 2749947 the search before the "
+        "three-seat static losses)",
     )
     parser.add_argument(
         "--round-orders",

@@ -22,6 +22,10 @@ farmer's turn: then the value is not negated), in C without the GIL:
   the split may also hold answerable singles and pairs each covered by a higher one of the
   hand's above every opponent's, while no opposing seat can go out answering them
   (``allow_covers``; two seats too, FLAG_TWO_COVERS);
+* three seats, at nodes expected lost: a side loses at once where each move it would
+  search meets an opposing seat's ready answer, one that empties its hand or that nobody
+  answers, after which its hand passes static_win (``lord_static_loss`` for the
+  landlord, ``farmer_static_loss`` for a farmer, its partner's answers in between too);
 * win/loss mode: a move whose kickers could be swapped for lower cards of the same count,
   held as often and in no chain, is left out (the lower kickers are at least as good), and
   so is a single, pair or trio that a lower one would replace with the opponents holding no
@@ -340,6 +344,18 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         if j < m:
             best = -1                # the moves left out lose
             m = j
+    if p.players == 3 and p.current == p.landlord and not cut and base > 0 and \
+            not S.score_mode and S.flags & FLAG_LORD_LOSS and \
+            lord_static_loss(&S.rs, p, moves, order, m, moves + n, sink.cap - n):
+        # every move the node would search meets a farmer's ready answer (at nodes expected
+        # lost, which search every move; below the root, whose moves are read back)
+        store(S.tt, key, -1, EXACT, NO_MOVE, 1)
+        return -1
+    if p.players == 3 and p.current != p.landlord and not cut and base > 0 and \
+            not S.score_mode and S.flags & FLAG_FARMER_LOSS and \
+            farmer_static_loss(&S.rs, p, moves, order, m, moves + n, sink.cap - n):
+        store(S.tt, key, -1, EXACT, NO_MOVE, 1)
+        return -1
     order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
     keys = S.keys + base
     # FLAG_TWO_ETC: the children's keys at a node expected won too, for the cutoff below
@@ -646,6 +662,43 @@ cdef class SolverCore:
             return None
         finally:
             free(moves)
+
+    def _static_loss(self, hands, uint64_t table, int table_player, int current,
+                     int landlord):
+        """Does the three-seat side to act lose at once by the static loss tests, asked of
+        every legal move (lord_static_loss for the landlord, farmer_static_loss for a
+        farmer; two seats: False)? For the tests, which check each such position loses.
+        Validated like solve."""
+        cdef Pos pos
+        cdef Sink sink
+        cdef uint64_t* moves
+        cdef int* order
+        cdef Py_ssize_t n, i
+        self.check_position(hands, table, table_player, current, landlord, 1, 0, &pos)
+        if pos.players != 3:
+            return False
+        moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
+        order = <int*>malloc(STACK_SIZE * sizeof(int))
+        try:
+            if moves == NULL or order == NULL:
+                raise MemoryError()
+            sink.out = moves
+            sink.cap = STACK_SIZE
+            sink.n = 0
+            generate(pos.hands[pos.current], pos.table, &self.rs, &sink)
+            n = sink.n
+            if n > sink.cap:
+                raise ValueError("the position has more moves than the solver's stack")
+            for i in range(n):
+                order[i] = <int>i
+            if pos.current == pos.landlord:
+                return bool(lord_static_loss(&self.rs, &pos, moves, order, n, moves + n,
+                                             STACK_SIZE - n))
+            return bool(farmer_static_loss(&self.rs, &pos, moves, order, n, moves + n,
+                                           STACK_SIZE - n))
+        finally:
+            free(moves)
+            free(order)
 
     def _static_move(self, hands, int current, int landlord):
         """The move code by which the seat to act, leading in a three-seat position, wins

@@ -65,9 +65,14 @@ cdef enum:
                                 # ETC_MOVES (16) moves, a child the table holds as lost for
                                 # its side to act is taken before any search (an enhanced
                                 # transposition cutoff)
+    FLAG_LORD_LOSS = 4194304    # three seats: the landlord loses at once where each of its
+                                # moves meets a farmer's ready answer (lord_static_loss)
+    FLAG_FARMER_LOSS = 8388608  # three seats: the farmer before the landlord loses at once
+                                # where each of its moves meets the landlord's ready answer
+                                # (farmer_static_loss)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 4194303
-    FLAGS_DEFAULT = 2749947     # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
+    FLAGS_ALL = 16777215
+    FLAGS_DEFAULT = 15332859    # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
                                 # the history)
 
 cdef enum:

@@ -669,3 +669,253 @@ cdef inline bint team_static_win(const RuleSet* rs, const Pos* p, const Opponent
                 break                # the partner's test does not depend on the lead
             failed = True            # nor, the landlord answering, on which lead
     return False
+
+
+# ---------------------------------------------------------------------------------------
+# The landlord's static loss (three seats, the landlord to act, win/loss mode;
+# FLAG_LORD_LOSS): the farmers win whatever the landlord plays where, for each of its
+# moves, a farmer holds a winning answer ready. A farmer's move a is ready (ready_init,
+# ready_takes) where it empties the farmer's hand, or where the landlord's cards now
+# cannot answer it and the farmer's hand without a passes static_win against the
+# landlord's cards now. (A move of the landlord's that no farmer can answer at all has no
+# ready answer: the test stops there first, cheaply.)
+# The line, for a landlord's move m (not the pass) that a ready move a of a farmer F
+# answers (the generator's answers of F to m hold a):
+# * F is the seat after the landlord: F plays a; or F is the other farmer: the seat after
+#   the landlord passes (always legal when answering) and F plays a;
+# * a empties F's hand: the farmers have won; else the other farmer passes, and the
+#   landlord, whose cards are now its cards less m, cannot answer a (fewer cards than those
+#   that could not only remove answers), so F leads again with its hand less a, which
+#   passes static_win against the landlord's cards less m (fewer cards only remove
+#   answers: static_win's proof stands; no covered plays, allow_covers asking the seats'
+#   cards exactly as they are, so the landlord's are loaded with room -1), the other farmer
+#   passing each of F's unanswered moves (its own choice).
+# The landlord's pass (answering a farmer's move): the trick goes back to the farmer who
+# made the move on the table (the seat after the landlord passing too, where it is not
+# that farmer), who leads: the landlord loses where that farmer's hand passes static_win
+# against the landlord's cards. A move that ends the game, or any action card in play,
+# and the test finds nothing. The moves asked about are the node's moves the search would
+# search (kept_moves: a move left out is worth no more than one kept; drop_answered's lose),
+# so a node whose every such move loses is lost. Asked only at nodes expected lost (a node
+# expected won mostly wins with its first move) and below the root (whose moves are read
+# back). The farmers' side of the same test: farmer_static_loss. Measured: the history.
+
+ctypedef struct Ready:
+    # a seat's ready answers (above), judged as they are first asked for: its leads that
+    # empty its hand or that opp cannot answer, each with its verdict once known
+    const RuleSet* rs
+    const Pos* p
+    const Opponents* opp     # the other side's cards now (room -1)
+    int seat
+    uint64_t* moves          # the candidates
+    uint64_t* state          # by candidate: 0 not judged yet, 1 ready, 2 not ready
+    Py_ssize_t n
+    uint64_t* buf            # scratch
+    Py_ssize_t cap
+
+
+cdef inline Py_ssize_t ready_init(Ready* r, const RuleSet* rs, const Pos* p, int seat,
+                                  const Opponents* opp, uint64_t* buf,
+                                  Py_ssize_t cap) noexcept nogil:
+    """r: seat's candidates, written to buf; returns the codes of buf they take (-1: out of
+    scratch). The caller sets r.buf and r.cap (scratch) before asking."""
+    cdef uint64_t hand = p.hands[seat], a
+    cdef Sink sink
+    cdef Py_ssize_t i, n, k = 0
+    cdef bint exact
+    r.rs = rs
+    r.p = p
+    r.opp = opp
+    r.seat = seat
+    r.moves = buf
+    r.state = buf
+    r.n = 0
+    if forced_answerable(rs, hand, opp, &exact) >= 2:
+        # every split of the hand has two answerable moves, so has every split of the
+        # hand less an unanswerable move a: static_win fails after each. Only a move that
+        # empties the hand could be ready, and the test does without it (fewer ready
+        # answers, fewer losses found: no verdict changes), for what generating the
+        # hand's leads would cost
+        return 0
+    sink.out = buf
+    sink.cap = cap
+    sink.n = 0
+    generate(hand, 0, rs, &sink)
+    n = sink.n
+    if 2 * n > cap:
+        return -1
+    for i in range(n):
+        a = buf[i]
+        if code_cards(a) == hand or not can_answer(rs, opp, a):
+            buf[k] = a                   # k <= i: the moves not yet read stay put
+            k += 1
+    r.state = buf + k
+    r.n = k
+    for i in range(k):
+        r.state[i] = 0
+    return 2 * k
+
+
+cdef inline bint ready_takes(Ready* r, uint64_t table) noexcept nogil:
+    """Does r's seat hold a ready answer to table among the generator's answers of its
+    hand?"""
+    cdef Py_ssize_t i
+    cdef uint64_t a, hand = r.p.hands[r.seat]
+    for i in range(r.n):
+        a = r.moves[i]
+        if not answers(a, table, r.rs):
+            continue
+        if r.state[i] == 0:
+            r.state[i] = 1 if code_cards(a) == hand or wins_leading_after(
+                r.rs, r.p, r.seat, code_cards(a), r.opp, r.buf, r.cap) else 2
+        if r.state[i] == 1 and overtakes(r.rs, hand, table, a, r.buf, r.cap):
+            return True
+    return False
+
+
+cdef inline bint lord_static_loss(const RuleSet* rs, const Pos* p, const uint64_t* moves,
+                                  const int* order, Py_ssize_t m, uint64_t* buf,
+                                  Py_ssize_t cap) noexcept nogil:
+    """Does the three-seat landlord to act in p lose whatever it plays of
+    moves[order[0..m)) (above)? buf: cap codes of scratch."""
+    cdef Opponents lord, farmers
+    cdef int first = seat_after(p, p.landlord, 1), second = seat_after(p, p.landlord, 2)
+    cdef int seat
+    cdef uint64_t move
+    cdef Py_ssize_t j, used0, used1
+    cdef Ready ready[2]
+    cdef int kind
+    if p.players != 3 or p.current != p.landlord or m == 0:
+        return False
+    for seat in range(3):
+        if count_of(p.hands[seat], SKIP_CARD) or count_of(p.hands[seat], REVERSE_CARD):
+            return False
+    # first, cheaply: a move no farmer can answer has no ready answer
+    load_opponents_apart(&farmers, p.hands[first], p.hands[second])
+    for j in range(m):
+        move = moves[order[j]]
+        if move != 0 and not can_answer(rs, &farmers, move):
+            return False
+    load_opponents(&lord, p.hands[p.landlord])
+    # the pass: it needs no ready answer
+    for j in range(m):
+        if moves[order[j]] == 0 and not wins_leading_after(
+                rs, p, p.table_player, 0, &lord, buf, cap):
+            return False
+    used0 = ready_init(&ready[0], rs, p, first, &lord, buf, cap)
+    if used0 < 0:
+        return False
+    used1 = ready_init(&ready[1], rs, p, second, &lord, buf + used0, cap - used0)
+    if used1 < 0 or used0 + used1 == 0:
+        return False
+    for seat in range(2):
+        ready[seat].buf = buf + used0 + used1
+        ready[seat].cap = cap - used0 - used1
+    for j in range(m):
+        move = moves[order[j]]
+        if move == 0:
+            continue
+        kind = code_kind(move)
+        if ends_game(p, move) or kind == SKIP or kind == REVERSE:
+            return False
+        if not ready_takes(&ready[0], move) and not ready_takes(&ready[1], move):
+            return False
+    return True
+
+
+cdef inline bint lord_takes_after(Ready* r, uint64_t mate, uint64_t table) noexcept nogil:
+    """Does the landlord (r: its ready answers) take every answer of the farmer mate (next
+    to act over table, the landlord after it) with a ready answer, none of them emptying
+    mate's hand? (The pass is the caller's.)"""
+    cdef Sink sink
+    cdef Py_ssize_t i, k
+    cdef uint64_t* answers_at = r.buf
+    cdef bint took = True
+    sink.out = answers_at
+    sink.cap = r.cap
+    sink.n = 0
+    generate(mate, table, r.rs, &sink)
+    k = sink.n
+    if k > r.cap:
+        return False
+    r.buf += k                       # the answers stay while the landlord's are judged
+    r.cap -= k
+    for i in range(k):
+        if answers_at[i] == 0:
+            continue
+        if code_cards(answers_at[i]) == mate or not ready_takes(r, answers_at[i]):
+            took = False
+            break
+    r.buf -= k
+    r.cap += k
+    return took
+
+
+cdef inline bint farmer_static_loss(const RuleSet* rs, const Pos* p, const uint64_t* moves,
+                                    const int* order, Py_ssize_t m, uint64_t* buf,
+                                    Py_ssize_t cap) noexcept nogil:
+    """Does the three-seat farmer to act in p lose whatever it plays of moves[order[0..m))
+    (FLAG_FARMER_LOSS)? The landlord's side of the test above: a ready answer of the
+    landlord's is one that empties its hand, or that neither farmer's cards now answer
+    (judged seat by seat) after which its hand passes static_win against the farmers' cards
+    now. Where the landlord plays such an answer, neither farmer answers it (their cards
+    are then fewer or the same) and the landlord leads to the static win. So the farmer
+    loses a move where the landlord, next, takes it with a ready answer; where its partner
+    is next, where the landlord takes the move (the partner passing) and every answer of
+    the partner's to it, none emptying the partner's hand. The farmer's pass: the landlord
+    next, it takes the move on the table (the partner's), or, its own, leads and passes
+    static_win; the partner next over the landlord's move, the landlord takes each of the
+    partner's answers and, the partner passing, leads and passes static_win; the partner
+    next over its own move (it leads), the test finds nothing. buf: cap codes of
+    scratch."""
+    cdef Opponents farmers
+    cdef int lord = p.landlord, partner = 3 - p.current - p.landlord, seat
+    cdef uint64_t move, hand = p.hands[p.landlord], mate = p.hands[partner]
+    cdef Py_ssize_t j, used
+    cdef bint before_lord
+    cdef Ready ready
+    cdef int kind
+    if p.players != 3 or p.current == lord or m == 0:
+        return False
+    for seat in range(3):
+        if count_of(p.hands[seat], SKIP_CARD) or count_of(p.hands[seat], REVERSE_CARD):
+            return False
+    before_lord = seat_after(p, p.current, 1) == lord
+    # first, cheaply: a move the landlord cannot answer has no ready answer (the partner's
+    # answers aside); nor has a pass that hands the partner the lead
+    load_opponents(&farmers, hand)
+    for j in range(m):
+        move = moves[order[j]]
+        if move == 0:
+            if p.table_player == lord:
+                continue
+            if not before_lord:
+                return False
+            move = p.table
+        if not can_answer(rs, &farmers, move):
+            return False
+    load_opponents_apart(&farmers, p.hands[p.current], mate)
+    used = ready_init(&ready, rs, p, lord, &farmers, buf, cap)
+    if used <= 0:
+        return False
+    ready.buf = buf + used
+    ready.cap = cap - used
+    for j in range(m):
+        move = moves[order[j]]
+        if move == 0:
+            if p.table_player == lord:
+                if not wins_leading_after(rs, p, lord, 0, &farmers, ready.buf, ready.cap):
+                    return False
+                if not before_lord and not lord_takes_after(&ready, mate, p.table):
+                    return False
+                continue
+            move = p.table              # the partner's move, the landlord next
+        else:
+            kind = code_kind(move)
+            if ends_game(p, move) or kind == SKIP or kind == REVERSE:
+                return False
+        if not ready_takes(&ready, move):
+            return False
+        if not before_lord and not lord_takes_after(&ready, mate, move):
+            return False
+    return True
