@@ -8,12 +8,16 @@ PIMC takes a decision.
                                     [--pass-weight 1] [--oversample N] [--time-limit S]
                                     [--greedy-weight 0.2] [--bid-worlds 1000]
                                     [--opponent greedy|rlcard-rule|auto]
-                                    [--rule-weight 0.01] [--rule-prior 0.5] [--json PATH]
+                                    [--rule-weight 0.01] [--rule-prior 0.5] [--alone]
+                                    [--json PATH]
 
 Every deal is played under every seating (``ddz.arena.run_arena``): classic rules, PIMC alone
 against two greedy farmers or landlord from every seat and two PIMC copies against one
 greedy from every seat (six seatings a deal); two-player, ``pimc greedy`` and
-``greedy pimc``. The intervals are over deals (docs/agents.md, "The metrics").
+``greedy pimc``. ``--alone`` plays the classic seatings of PIMC alone against two greedy
+players only (three a deal): in a game of two copies, one the landlord, one copy wins and
+one loses whatever is played, so the six seatings' WP mixes PIMC against the greedy agent
+with PIMC against itself. The intervals are over deals (docs/agents.md, "The metrics").
 
 Time: every call of ``PIMCAgent.act`` is timed with ``time.perf_counter`` (the observation
 is built before, by the arena); reported as median, 95th percentile and maximum in
@@ -134,7 +138,11 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
     def make(seed: int | None) -> AnyAgent:
         return Timed(PIMCAgent(seed, **options), times, choices, counts)
 
-    registry: dict[str, AgentFactory] = {"greedy": AGENTS["greedy"], "pimc": make}
+    registry: dict[str, AgentFactory] = {
+        "greedy": AGENTS["greedy"],
+        "greedy-2": AGENTS["greedy"],  # a second name: three distinct agents seat PIMC alone
+        "pimc": make,
+    }
     rules = PRESETS[rules_name]
 
     def progress(done: int, deals: int) -> None:
@@ -142,8 +150,9 @@ def run(rules_name: str, args: argparse.Namespace) -> dict[str, Any]:
             print(f"\r{rules_name}: {done}/{deals} deals", end="", file=sys.stderr, flush=True)
 
     start = time.perf_counter()
+    alone = args.alone and PRESETS[rules_name].players == 3
     result = run_arena(
-        ["pimc", "greedy"],
+        ["pimc", "greedy", "greedy-2"] if alone else ["pimc", "greedy"],
         deals=args.deals,
         seed=args.seed,
         rules=rules,
@@ -197,9 +206,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", choices=["greedy", "rlcard-rule", "auto"], default="greedy")
     parser.add_argument("--rule-weight", type=float, default=0.01)
     parser.add_argument("--rule-prior", type=float, default=0.5)
-    parser.add_argument("--bid-objective", choices=["score", "wp"], default="wp")
+    parser.add_argument("--bid-objective", choices=["score", "wp"], default="score")
     parser.add_argument("--read-bids", action="store_true")
-    parser.add_argument("--bid-margin", type=float, default=0.15)
+    parser.add_argument("--bid-margin", type=float, default=0.0)
+    parser.add_argument(
+        "--alone", action="store_true", help="classic: PIMC alone against two greedy players only"
+    )
     parser.add_argument("--json", help="write every figure to this file")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

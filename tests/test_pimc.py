@@ -99,9 +99,9 @@ def test_pimc_inference_arguments_are_checked(name: str, bad: object, error: typ
 
 def test_a_bid_is_worth_its_share_of_won_worlds_and_a_void_deal_half() -> None:
     payoffs = np.array([[0, 2, -6], [0, -2, 6], [1, 4, 6]], dtype=np.int64)  # worlds x bids
-    wp = PIMCAgent(1, rules=ddz.CLASSIC)
+    wp = PIMCAgent(1, rules=ddz.CLASSIC, bid_objective="wp")
     assert wp._bid_value(payoffs).tolist() == pytest.approx([2 / 3, 2 / 3, 2 / 3])
-    score = PIMCAgent(1, rules=ddz.CLASSIC, bid_objective="score")
+    score = PIMCAgent(1, rules=ddz.CLASSIC)  # the default
     assert score._bid_value(payoffs).tolist() == pytest.approx(
         [1 / 3 + 1 / 3, 4 / 3 + 2 / 3, 2 + 2 / 3]
     )
@@ -111,5 +111,8 @@ def test_bid_margin_makes_passing_worth_more() -> None:
     """The same worlds valued with and without the margin: a hand that bids 3 at margin 0
     passes when passing gets 0.3 on top."""
     seen = Game(ddz.CLASSIC, seed=11, first_player=0).observation(0)
-    actions = {m: str(PIMCAgent(1, rules=ddz.CLASSIC, bid_margin=m).act(seen)) for m in (0, 0.3)}
+    agents = {
+        m: PIMCAgent(1, rules=ddz.CLASSIC, bid_objective="wp", bid_margin=m) for m in (0, 0.3)
+    }
+    actions = {m: str(agent.act(seen)) for m, agent in agents.items()}
     assert actions == {0: "bid 3", 0.3: "pass"}

@@ -93,15 +93,16 @@ def test_benchmark_runs_and_prints_a_table() -> None:
     assert lines[3].startswith("| 3 seats, 6 cards (2 v 2 v 2) | 3 |")
 
 
+def _from_files(folder: Path) -> subprocess.CompletedProcess[str]:
+    """The benchmark run on the position files of ``folder``."""
+    command = [sys.executable, str(SCRIPT), "--from-files", str(folder)]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+
+
 def test_benchmark_checks_stored_values(tmp_path: Path) -> None:
     """--from-files fails when a stored value is wrong."""
     (tmp_path / "set.txt").write_text("+1 KK/3 landlord=0\n+1 34/KK landlord=0\n")
-    child = subprocess.run(
-        [sys.executable, str(SCRIPT), "--from-files", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    child = _from_files(tmp_path)
     assert child.returncode == 1
     assert "WRONG: 34/KK landlord=0 turn=0 rules=endgame stored +1, solved -1" in child.stdout
     assert reference.value_for_side_to_act(ddz.Position.parse("34/KK landlord=0").game()) == -1
@@ -111,12 +112,7 @@ def test_benchmark_checks_stored_scores(tmp_path: Path) -> None:
     """A ``*-score.txt`` file stores exact scores: --from-files solves it with score=True
     (the bomb and the spring make 33334/5 +4, not the verdict's +1)."""
     (tmp_path / "set-score.txt").write_text("+4 33334/5 landlord=0\n+1 3KK/44A landlord=0\n")
-    child = subprocess.run(
-        [sys.executable, str(SCRIPT), "--from-files", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    child = _from_files(tmp_path)
     assert child.returncode == 1
     assert child.stdout.count("WRONG") == 1
     assert "WRONG: 3KK/44A landlord=0 turn=0 rules=endgame stored +1, solved +2" in child.stdout

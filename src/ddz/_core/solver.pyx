@@ -596,7 +596,6 @@ cdef class SolverCore:
         Validated like solve."""
         cdef Pos pos
         cdef Opponents o
-        cdef Sink sink
         cdef Py_ssize_t n, m, i, j
         cdef uint64_t* moves
         cdef int* order
@@ -610,15 +609,7 @@ cdef class SolverCore:
         try:
             if moves == NULL or order == NULL:
                 raise MemoryError()
-            sink.out = moves
-            sink.cap = STACK_SIZE
-            sink.n = 0
-            generate(pos.hands[pos.current], pos.table, &self.rs, &sink)
-            n = sink.n
-            if n > sink.cap:
-                raise ValueError("the position has more moves than the solver's stack")
-            for i in range(n):
-                order[i] = <int>i
+            n = self.root_moves(&pos, moves, order)
             load_opponents_of(&o, &pos, search_flags & FLAG_SEAT_ANSWERS)
             m = drop_answered(&self.rs, &pos, &o, moves, order, n, moves + n,
                               STACK_SIZE - n)
@@ -639,8 +630,8 @@ cdef class SolverCore:
         act, two seats: None), for the tests, which check it wins. Validated like solve."""
         cdef Pos pos
         cdef Opponents o
-        cdef Sink sink
         cdef uint64_t* moves
+        cdef Py_ssize_t n
         cdef int index = -1
         self.check_position(hands, table, table_player, current, landlord, 1, 0, &pos)
         if pos.players != 3 or pos.current == pos.landlord:
@@ -649,15 +640,10 @@ cdef class SolverCore:
         try:
             if moves == NULL:
                 raise MemoryError()
-            sink.out = moves
-            sink.cap = STACK_SIZE
-            sink.n = 0
-            generate(pos.hands[pos.current], pos.table, &self.rs, &sink)
-            if sink.n > sink.cap:
-                raise ValueError("the position has more moves than the solver's stack")
+            n = self.root_moves(&pos, moves, NULL)
             load_side_opponents(search_flags, &pos, &o)
-            if team_static_win(&self.rs, &pos, &o, moves, sink.n, moves + sink.n,
-                               STACK_SIZE - sink.n, &index, search_flags & FLAG_TEAM_COVER):
+            if team_static_win(&self.rs, &pos, &o, moves, n, moves + n, STACK_SIZE - n,
+                               &index, search_flags & FLAG_TEAM_COVER):
                 return moves[index]
             return None
         finally:
@@ -670,10 +656,9 @@ cdef class SolverCore:
         farmer; two seats: False)? For the tests, which check each such position loses.
         Validated like solve."""
         cdef Pos pos
-        cdef Sink sink
         cdef uint64_t* moves
         cdef int* order
-        cdef Py_ssize_t n, i
+        cdef Py_ssize_t n
         self.check_position(hands, table, table_player, current, landlord, 1, 0, &pos)
         if pos.players != 3:
             return False
@@ -682,15 +667,7 @@ cdef class SolverCore:
         try:
             if moves == NULL or order == NULL:
                 raise MemoryError()
-            sink.out = moves
-            sink.cap = STACK_SIZE
-            sink.n = 0
-            generate(pos.hands[pos.current], pos.table, &self.rs, &sink)
-            n = sink.n
-            if n > sink.cap:
-                raise ValueError("the position has more moves than the solver's stack")
-            for i in range(n):
-                order[i] = <int>i
+            n = self.root_moves(&pos, moves, order)
             if pos.current == pos.landlord:
                 return bool(lord_static_loss(&self.rs, &pos, moves, order, n, moves + n,
                                              STACK_SIZE - n))
@@ -727,6 +704,22 @@ cdef class SolverCore:
         for i in range(self.nthreads):
             if self.searchers[i].busy:
                 raise RuntimeError("the solver is in use by another thread's solve")
+
+    cdef Py_ssize_t root_moves(self, Pos* pos, uint64_t* moves, int* order) except -1:
+        """The legal moves of the seat to act into ``moves`` (STACK_SIZE long) and, unless
+        NULL, ``order`` the identity over them; their count. For the test hooks above."""
+        cdef Sink sink
+        cdef Py_ssize_t i
+        sink.out = moves
+        sink.cap = STACK_SIZE
+        sink.n = 0
+        generate(pos.hands[pos.current], pos.table, &self.rs, &sink)
+        if sink.n > sink.cap:
+            raise ValueError("the position has more moves than the solver's stack")
+        if order != NULL:
+            for i in range(sink.n):
+                order[i] = <int>i
+        return sink.n
 
     cdef object run(self, Searcher* S, Pos* p, bint score_mode, double time_limit,
                     uint64_t node_limit, int thread):

@@ -477,11 +477,13 @@ class PIMCAgent:
     Bidding is searched the same way, in ``bid_worlds`` worlds (the kitty is among the
     hidden cards until shown); with ``read_bids`` (off: it measured no better) the other
     seats' bids are read like their moves (what the greedy agent would have bid with each
-    world's cards). Under ``bid_objective="wp"`` (the default) each bid is worth its share
-    of won worlds (a void deal counts half), passing that share plus ``bid_margin``: the
-    playouts play this seat as the greedy agent, which undervalues its farmer's seat more
-    than its landlord's (docs/agents.md); under ``"score"`` each bid's value is as
-    ``objective="score"`` values an action.
+    world's cards). Under ``bid_objective="score"`` (the default) each bid's value is as
+    ``objective="score"`` values an action; under ``"wp"`` each bid is worth its share of won
+    worlds (a void deal counts half). ``bid_margin`` (0 by default) is added to passing's
+    value: a bid must beat passing by that much. Against the greedy agent ``"wp"`` with a
+    margin of 0.15 takes the landlord's seat less often and raises the arena's WP, but only
+    in the seatings where two copies play each other; alone against two greedy players it
+    won no more and scored less (docs/agents.md).
 
     ``opponent`` says whom the other seats are played as in step 2 and read through in step
     1: ``"greedy"`` (as above), ``"rlcard-rule"`` (RLCard 1.2.0's rule agent, ported to C:
@@ -530,9 +532,9 @@ class PIMCAgent:
         opponent: str = "auto",
         rule_weight: float = 0.01,
         rule_prior: float = 0.5,
-        bid_objective: str = "wp",
+        bid_objective: str = "score",
         read_bids: bool = False,
-        bid_margin: float = 0.15,
+        bid_margin: float = 0.0,
     ) -> None:
         self.rules = rules
         if not isinstance(read_bids, bool):
