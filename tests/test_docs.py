@@ -59,7 +59,7 @@ def test_the_readme_opens_with_the_two_commands_ci_runs() -> None:
 def test_the_readme_says_how_long_the_build_and_the_tests_take() -> None:
     text = " ".join(_opening().split())
     assert "for about two minutes on two cores" in text  # the build
-    assert "The whole suite takes about 6 minutes on two cores (337 s in the last CI run" in text
+    assert "The whole suite takes about 5 minutes on two cores (258 s in the last CI run" in text
 
 
 def test_the_readme_says_why_tests_skip_and_how_to_run_them_all() -> None:
