@@ -11,7 +11,7 @@ import pytest
 
 import ddz
 from ddz.play.agents import GreedyAgent, choose
-from ddz.play.open_playouts import read_play, seat_models
+from ddz.play.open_playouts import read_play, rule_seats, seat_models
 from ddz.play.rule_model import rule_choice
 from ddz.search_agents import SolverAgent
 
@@ -49,6 +49,15 @@ def test_a_seat_that_plays_like_the_rule_agent_is_played_as_it() -> None:
                 assert told[landlord] == "rlcard-rule" and told[me] == "greedy"
             game.step(rule_act(game) if seat == landlord else choose(GreedyAgent(), game))
     assert modelled >= 10
+
+
+def test_told_the_rule_agent_a_partner_is_one_only_while_it_plays_like_one() -> None:
+    """rule_seats, which SolverAgent's and PIMCAgent's told playouts share: farmer 1 (the
+    landlord seat 0) plays its partner, seat 2, as the rule agent until the partner has
+    played a move the rule agent would not have; the landlord always as the rule agent."""
+    assert rule_seats(1, 0, [4, 0, 0]) == ["rlcard-rule", "greedy", "rlcard-rule"]
+    assert rule_seats(1, 0, [4, 0, 2]) == ["rlcard-rule", "greedy", "greedy"]
+    assert rule_seats(0, 0, [0, 3, 5]) == ["greedy", "rlcard-rule", "rlcard-rule"]
 
 
 def test_ties_and_two_seats_are_played_greedy() -> None:

@@ -60,30 +60,37 @@ def read_play(game: Game) -> Reading | None:
     return counts[0], counts[1]
 
 
+def rule_seats(me: int, landlord: int, fewest_rule: Sequence[int]) -> list[str]:
+    """Each seat's player told that the others play as RLCard's rule agent: the seat ``me``
+    greedy; the other side the rule agent, and a partner too while it has played every move
+    as the rule agent would (``fewest_rule[seat]``: the rule agent's disagreements with its
+    moves, 0 where there are none; ``me``'s is not read)."""
+    models = ["greedy"] * len(fewest_rule)
+    for seat, fewest in enumerate(fewest_rule):
+        partner = (seat == landlord) == (me == landlord)
+        if seat != me and (not partner or fewest == 0):
+            models[seat] = "rlcard-rule"
+    return models
+
+
 def seat_models(game: Game, model: str, reading: Reading | None) -> list[str]:
     """Each seat's player in the open playouts of the seat to act in ``game``: the seat
     itself greedy; the others the greedy agent under ``model="greedy"``, with two seats and
-    where nothing is read (``reading``: :func:`read_play`); under ``"rlcard-rule"`` the
-    other side the rule agent, and a partner too while it has played every move as the rule
-    agent would; under ``"auto"`` each other seat the one of the two that disagrees with
-    fewer of its moves, the greedy agent when they tie (``PIMCAgent``'s ``opponent``)."""
+    where nothing is read (``reading``: :func:`read_play`); under ``"rlcard-rule"`` as
+    :func:`rule_seats` says; under ``"auto"`` each other seat the one of the two that
+    disagrees with fewer of its moves, the greedy agent when they tie (``PIMCAgent``'s
+    ``opponent``)."""
     me, landlord, players = game.current_player, game.landlord, game.rules.players
     models = ["greedy"] * players
     if model == "greedy" or players != 3 or me is None or landlord is None:
         return models
-    if model == "rlcard-rule" and reading is None:
-        reading = ([0] * players, [0] * players)  # nothing read: every seat as told
+    if model == "rlcard-rule":  # nothing read: every seat as told
+        return rule_seats(me, landlord, [0] * players if reading is None else reading[1])
     if reading is None:
         return models
     greedy, rule = reading
     for seat in range(players):
-        if seat == me:
-            continue
-        if model == "rlcard-rule":
-            partner = (seat == landlord) == (me == landlord)
-            if not partner or rule[seat] == 0:
-                models[seat] = "rlcard-rule"
-        elif rule[seat] < greedy[seat]:
+        if seat != me and rule[seat] < greedy[seat]:
             models[seat] = "rlcard-rule"
     return models
 

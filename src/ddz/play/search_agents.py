@@ -50,7 +50,7 @@ from ddz.play.inference import (
     resample,
 )
 from ddz.play.model_playouts import Model, model_playouts, plays_like
-from ddz.play.open_playouts import Reading, open_playouts, read_play, seat_models
+from ddz.play.open_playouts import Reading, open_playouts, read_play, rule_seats, seat_models
 from ddz.play.rule_model import OPPONENTS, rule_order
 
 __all__ = ["OBJECTIVES", "PIMC_OPPONENTS", "PIMCAgent", "SolverAgent"]
@@ -763,15 +763,12 @@ class PIMCAgent:
         possible = None if rule is None else rule[:, 0] >= 0
         if possible is not None and not possible.any():
             return models  # no world the play could come from: nothing read
-        for seat in range(players):
-            if seat == me:
-                continue
-            # the rule agent's fewest disagreements with the seat's play in any world (0: not read)
-            fewest_rule = 0 if rule is None else int(rule[possible, seat].min())
-            partner = (seat == landlord) == (me == landlord)
-            if not partner or fewest_rule == 0:
-                models[seat] = "rlcard-rule"
-        return models
+        # the rule agent's fewest disagreements with each seat's play in any world (0: not read)
+        fewest = [
+            0 if rule is None or seat == me else int(rule[possible, seat].min())
+            for seat in range(players)
+        ]
+        return rule_seats(me, landlord, fewest)
 
     def set_rules(self, rules: Rules) -> None:
         """The rules the game is played by (public knowledge; ``choose`` calls this)."""
