@@ -635,34 +635,30 @@ class PIMCAgent:
                 p: self.greedy_weight for p in range(rules.players) if p != observation.player
             }
             weights *= model_weights(bid_disagreements(observation, pool.hands), others, len(pool))
-        if not (reads and weighs):
-            if not weights.any():
-                weights[:] = 1.0
-            worlds = pool.take(resample(weights, n, seed))
-            return worlds, [models] * len(worlds)
-        passes = passes_over_beatable(observation, rules) if self.pass_weight < 1 else []
-        weights *= pass_weights(pool.hands, passes, rules, self.pass_weight)
-        if opponent == "greedy":
-            weights *= greedy_weights(observation, rules, pool.hands, self.greedy_weight)
-        else:
-            every = rules.players
-            rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
-            greedy = None
-            models = self._models(observation, rules, rule)
-            if self.greedy_weight < 1 and models.count("greedy") > 1:
-                # a partner played greedy: its moves read through the greedy agent (the
-                # replay skipped when no other seat needs it: it is most of the sampling)
-                greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
-            for counts, model, weight in (
-                (greedy, "greedy", self.greedy_weight),
-                (rule, "rlcard-rule", self.rule_weight),
-            ):
-                seats = {
-                    p: weight
-                    for p in range(every)
-                    if p != observation.player and models[p] == model
-                }
-                weights *= model_weights(counts, seats, len(weights))
+        if reads and weighs:  # the play read too (else the bids alone)
+            passes = passes_over_beatable(observation, rules) if self.pass_weight < 1 else []
+            weights *= pass_weights(pool.hands, passes, rules, self.pass_weight)
+            if opponent == "greedy":
+                weights *= greedy_weights(observation, rules, pool.hands, self.greedy_weight)
+            else:
+                every = rules.players
+                rule = model_disagreements(observation, rules, pool.hands, ["rlcard-rule"] * every)
+                greedy = None
+                models = self._models(observation, rules, rule)
+                if self.greedy_weight < 1 and models.count("greedy") > 1:
+                    # a partner played greedy: its moves read through the greedy agent (the
+                    # replay skipped when no other seat needs it: it is most of the sampling)
+                    greedy = model_disagreements(observation, rules, pool.hands, ["greedy"] * every)
+                for counts, model, weight in (
+                    (greedy, "greedy", self.greedy_weight),
+                    (rule, "rlcard-rule", self.rule_weight),
+                ):
+                    seats = {
+                        p: weight
+                        for p in range(every)
+                        if p != observation.player and models[p] == model
+                    }
+                    weights *= model_weights(counts, seats, len(weights))
         if not weights.any():  # no world agrees with the play: the uniform sample
             weights[:] = 1.0
         worlds = pool.take(resample(weights, n, seed))
