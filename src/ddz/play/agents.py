@@ -31,6 +31,8 @@ import random
 from collections.abc import Callable, Mapping
 from typing import ClassVar, Literal, NamedTuple, Protocol, runtime_checkable
 
+import numpy as np
+
 from ddz._core import moves as _core
 from ddz.base.errors import check_integer
 from ddz.doudizhu.actions import Action
@@ -38,6 +40,7 @@ from ddz.doudizhu.cards import Cards
 from ddz.doudizhu.game import Game
 from ddz.doudizhu.moves import PASS, Move, MoveType
 from ddz.doudizhu.observation import Observation
+from ddz.play.bidding import CALL_AT, GRAB_AT, bid_points, strength
 from ddz.play.search_agents import PIMC_OPPONENTS, PIMCAgent, SolverAgent
 
 __all__ = [
@@ -183,8 +186,6 @@ _LEAD_GAIN = 9  # a lead's worth per card shed, against the worth of the cards k
 _SPLIT = 7  # the cost of leaving part of a rank behind (a pair broken into a single, ...)
 _CLOSE = 3  # an opponent with this many cards or fewer is close to going out
 _PARTNER_CHEAP = 24  # the most a farmer spends to take a trick from the other farmer
-_BID_AT = (3, 5, 7)  # the hand strength to bid 1, 2 and 3 from
-_CALL_AT, _GRAB_AT = 3, 7  # ... and to call and to grab the landlord
 
 
 def _value_tables() -> tuple[list[int], ...]:
@@ -229,10 +230,7 @@ def _strength(hand: Cards) -> int:
     >>> _strength(Cards("3456789TJQKA2XD")), _strength(Cards("3333XD22"))
     (9, 15)
     """
-    counts = hand.counts()
-    strength = 4 * counts[14] + 3 * counts[13] + 2 * counts[12] + counts[11] // 2
-    strength += 4 * sum(1 for count in counts[:13] if count == 4)
-    return strength
+    return int(strength(np.array(hand.counts(), dtype=np.int64)))
 
 
 class GreedyAgent:
@@ -325,16 +323,16 @@ class GreedyAgent:
     # --- bidding ---------------------------------------------------------------------------
 
     def _bid(self, seen: Observation) -> Action:
-        strength = _strength(seen.hand)
+        held = _strength(seen.hand)
         legal = seen.legal_actions
         kinds = {str(action): action for action in legal}
         if "call" in kinds or "grab" in kinds:
-            if "grab" in kinds and strength >= _GRAB_AT:
+            if "grab" in kinds and held >= GRAB_AT:
                 return kinds["grab"]
-            if "call" in kinds and strength >= _CALL_AT:
+            if "call" in kinds and held >= CALL_AT:
                 return kinds["call"]
             return kinds.get("pass", legal[0])
-        points = sum(1 for level in _BID_AT if strength >= level)
+        points = int(bid_points(np.array(held)))
         if points and f"bid {points}" in kinds:
             return kinds[f"bid {points}"]
         return kinds.get("pass", legal[0])

@@ -52,6 +52,7 @@ from ddz.doudizhu.cards import Cards
 from ddz.doudizhu.observation import Observation
 from ddz.doudizhu.position import Position
 from ddz.doudizhu.rules import Rules
+from ddz.play.bidding import bid_points, strength
 from ddz.play.rule_model import rule_order
 
 __all__ = [
@@ -244,20 +245,13 @@ def model_disagreements(
     return out
 
 
-_BID_AT = (3, 5, 7)  # the greedy agent's strengths for bid 1, 2, 3 (ddz.play.agents._BID_AT)
-
-
 def _strengths(hands: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
     """The greedy agent's bidding strength (ddz.play.agents._strength) of each card integer:
     4 a big joker, 3 a small joker, 2 a 2, 1 for two aces, 4 a bomb of 3 .. 2."""
     masks = hands.astype(np.uint64)
     shifts = np.arange(0, 45, 3, dtype=np.uint64)
     counts = ((masks[..., None] >> shifts) & np.uint64(7)).astype(np.int64)  # ... x 15 ranks
-    strength: npt.NDArray[np.int64] = (
-        4 * counts[..., 14] + 3 * counts[..., 13] + 2 * counts[..., 12] + counts[..., 11] // 2
-    )
-    strength += 4 * (counts[..., :13] == 4).sum(axis=-1)
-    return strength
+    return strength(counts)
 
 
 def bid_disagreements(
@@ -292,10 +286,7 @@ def bid_disagreements(
             known[landlord] = False  # what it was dealt is not known
         else:
             dealt[:, landlord] -= np.uint64(observation.kitty.mask)  # a part: no borrow
-    strength = _strengths(dealt)
-    points = np.zeros_like(out)
-    for level in _BID_AT:
-        points += strength >= level
+    points = bid_points(_strengths(dealt))
     top = 0
     for record in bids:
         seat, action = record.player, record.action
