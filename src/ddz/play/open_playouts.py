@@ -34,7 +34,7 @@ from ddz.doudizhu.game import Game
 from ddz.play.inference import model_disagreements
 from ddz.play.rule_model import rule_order
 
-__all__ = ["Reading", "open_playouts", "read_play", "seat_models"]
+__all__ = ["Reading", "open_playouts", "read_play", "rule_seats", "seat_models"]
 
 Reading = tuple[list[int], list[int]]
 """Each seat's play-phase moves so far that the greedy agent, and that RLCard's rule agent,
