@@ -197,16 +197,35 @@ def write_deals(out: Path, kind: str) -> None:
         f"{DEAL_RULES[kind]}, the landlord (seat 0) to lead",
         "# VALUE POSITION # nodes: +1 the side to act wins against best play, -1 it loses,",
         f"# ? not settled within {within}; nodes: the first solve's (one thread, 256 MB)",
-        "# verified: a second solve agrees (another move order, the search without the "
-        "three-seat shortcuts, or two threads; a 64 MB table; as the line says)",
     ]
-    for index, position in enumerate(whole_deals(kind, count, 0)):
-        value, nodes, check = solve_deal(position, budget if index < later else later_budget)
+    budgets = [budget if index < later else later_budget for index in range(count)]
+    _write_deals(out / f"deal-{kind}.txt", lines, whole_deals(kind, count, 0), budgets)
+
+
+# the verification line every whole-deal file's header ends with
+VERIFIED = (
+    "# verified: a second solve agrees (another move order, the search without the "
+    "three-seat shortcuts, or two threads; a 64 MB table; as the line says)"
+)
+
+
+def _write_deals(
+    path: Path,
+    header: list[str],
+    deals: list[ddz.Position],
+    budgets: list[int],
+    score: bool = False,
+) -> None:
+    """Solve each deal within its budget (with ``score``, its exact score), verified as
+    :func:`solve_deal` says, and write the file after each, the header first."""
+    lines = [*header, VERIFIED]
+    for position, budget in zip(deals, budgets, strict=True):
+        value, nodes, check = solve_deal(position, budget, score=score)
         shown = "?" if value is None else f"{value:+d}"
         note = f"{nodes:,} nodes" + (f"; checked: {check}" if check else "")
         lines.append(f"{shown} {position}  # {note}")
-        print(f"deal-{kind}: {shown} {note}", flush=True)
-        (out / f"deal-{kind}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"{path.stem}: {shown} {note}", flush=True)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 # the whole deals whose exact scores are written: (kind, the deals, the node budget)
@@ -215,7 +234,6 @@ DEAL_SCORES = {"three": (24, 40_000_000), "two": (100, 8_000_000)}
 
 def write_deal_scores(out: Path, kind: str) -> None:
     count, budget = DEAL_SCORES[kind]
-    name = f"deal-{kind}-score"
     lines = [
         f"# whole-deal scores: benchmarks/solver.py's whole_deals({kind!r}, {count}, seed 0), "
         f"{DEAL_RULES[kind]}, the landlord (seat 0) to lead",
@@ -224,16 +242,9 @@ def write_deal_scores(out: Path, kind: str) -> None:
         "spring; its sign the verdict)",
         f"# ? not settled within {budget:,} nodes; nodes: the first solve's (one thread, "
         "256 MB, when the file was written)",
-        "# verified: a second solve agrees (another move order, the search without the "
-        "three-seat shortcuts, or two threads; a 64 MB table; as the line says)",
     ]
-    for position in whole_deals(kind, count, 0):
-        value, nodes, check = solve_deal(position, budget, score=True)
-        shown = "?" if value is None else f"{value:+d}"
-        note = f"{nodes:,} nodes" + (f"; checked: {check}" if check else "")
-        lines.append(f"{shown} {position}  # {note}")
-        print(f"{name}: {shown} {note}", flush=True)
-        (out / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path = out / f"deal-{kind}-score.txt"
+    _write_deals(path, lines, whole_deals(kind, count, 0), [budget] * count, score=True)
 
 
 def write_puzzles(out: Path) -> None:
