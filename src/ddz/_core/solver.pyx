@@ -44,6 +44,9 @@ farmer's turn: then the value is not negated), in C without the GIL:
 * a three-seat root of at least 40 cards is searched in rounds of a doubling node budget,
   that order and the one with a farmer's pass always first in turn, on one table
   (``search_in_rounds``; two seats only with FLAG_TWO_ROUNDS, off: measured, the history);
+* after each round of those orders, in win/loss mode, the two-seat game of the landlord
+  against each farmer alone, the other farmer passing throughout: a loss there is a loss
+  of the deal (``lone_farmer``; FLAG_LONE_FARMER);
 * node and time limits stop the search with an "unknown" result; threads search the same root
   on one shared table with different orderings (lazy SMP) and the first to finish answers.
 
@@ -677,6 +680,37 @@ cdef class SolverCore:
             free(moves)
             free(order)
 
+    def _lone_farmer(self, hands, uint64_t table, int table_player, int current,
+                     int landlord, uint64_t budget):
+        """(value, move code or None) of the three-seat position by the lone farmer test
+        alone (lone_farmer, each farmer's two-seat game searched within budget nodes): value
+        -1 or +1 for the side to act where a farmer alone beats the landlord, 0 where
+        neither search settles it (two seats: 0). For the tests, which check each value
+        and move against the minimax. Validated like solve."""
+        cdef Pos pos
+        cdef Searcher* S = self.searchers[0]
+        cdef int value
+        cdef uint64_t key, best = 0
+        cdef bint found = False
+        self.check_position(hands, table, table_player, current, landlord, 1, 0, &pos)
+        if pos.players != 3:
+            return 0, None
+        if S.busy:
+            raise RuntimeError("searcher 0 is in use by another thread's solve")
+        S.busy = 1
+        try:
+            self.prepare(S, False, 0.0, 0, 0)
+            key = pos_key(&pos, 0, False)
+            with nogil:
+                value = lone_farmer(S, &pos, key, budget)
+                if value != 0 and value != ABORT:
+                    best = root_move(S, &pos, key, &found)
+            if value == ABORT:
+                return 0, None
+            return value, best if found else None
+        finally:
+            S.busy = 0
+
     def _static_move(self, hands, int current, int landlord):
         """The move code by which the seat to act, leading in a three-seat position, wins
         by the static test as the search asks it (static_win, with the covered plays of
@@ -721,13 +755,9 @@ cdef class SolverCore:
                 order[i] = <int>i
         return sink.n
 
-    cdef object run(self, Searcher* S, Pos* p, bint score_mode, double time_limit,
-                    uint64_t node_limit, int thread):
-        cdef Pos pos = p[0]
-        cdef int value, seat
-        cdef uint64_t chains[3]
-        cdef uint64_t best = 0
-        cdef bint found
+    cdef void prepare(self, Searcher* S, bint score_mode, double time_limit,
+                      uint64_t node_limit, int thread):
+        """S ready for a new search on this solver's table, with its limits."""
         S.rs = self.rs
         S.tt = &self.tt
         S.top = 0
@@ -748,6 +778,15 @@ cdef class SolverCore:
         S.flags = search_flags
         if self.nthreads == 1:
             self.stop_flag[0] = 0
+
+    cdef object run(self, Searcher* S, Pos* p, bint score_mode, double time_limit,
+                    uint64_t node_limit, int thread):
+        cdef Pos pos = p[0]
+        cdef int value, seat
+        cdef uint64_t chains[3]
+        cdef uint64_t best = 0
+        cdef bint found
+        self.prepare(S, score_mode, time_limit, node_limit, thread)
         with nogil:
             for seat in range(3):
                 chains[seat] = chain_ranks_in(pos.hands[seat], &S.rs)
@@ -853,7 +892,8 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
     proved, whatever their order. Score mode's null windows go the same way. Why: which
     order settles a whole deal quickly varies from deal to deal, 20 times either way (the
     history), and the rounds pay at most a few times the better order's nodes instead of
-    the worse's."""
+    the worse's. After each round of the orders, in win/loss mode, each farmer's game alone
+    against the landlord within the round's budget (lone_farmer, FLAG_LONE_FARMER)."""
     cdef int flags = S.flags, noise = S.noise, v, k
     cdef int orders = S.round_orders if p.players == 3 else 2
     cdef uint64_t budget = S.round_first
@@ -889,7 +929,111 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
                 S.flags = flags
                 S.round_end = ~(<uint64_t>0)
                 return v             # settled, or stopped by a limit, a helper, the stack
+        S.flags = flags
+        if p.players == 3 and flags & FLAG_LONE_FARMER and not S.score_mode:
+            v = lone_farmer(S, p, key, budget)
+            if v != 0:
+                return v             # a lone farmer beats the landlord, or a limit
         budget *= ROUND_GROWTH
+
+
+cdef bint lone_position(const Pos* p, int alone, Pos* r) noexcept nogil:
+    """r: the three-seat position p as a two-seat game of the landlord (seat 0) against
+    the farmer ``alone`` (seat 1), the other farmer passing whenever it acts, its cards out
+    of play; False where that is no game of p's: the other farmer leads or made the move to
+    beat, or a hand holds action cards (Uno the Landlord: one of two seats playing a Skip or
+    Reverse would not hand the turn on as three do).
+
+    Why the landlord's loss in r is a loss of p (FLAG_LONE_FARMER): "pass whenever it is my
+    turn" is a legal strategy for the other farmer in p (it never has to lead: the lead
+    comes back to a seat only when its own move stands), and against it p is played move
+    for move as r, whichever way round the seats sit: after the landlord's move both farmers
+    act before the landlord again, the other passing; after the lone farmer's, the other
+    passes and the landlord answers it or passes, after which the lone farmer leads; a move
+    both other seats pass leaves its maker to lead; the game ends when the landlord or the
+    lone farmer is out of cards. So a winning strategy of the lone farmer's in r, with its
+    partner passing, wins p for the farmers."""
+    cdef int other = 3 - p.landlord - alone, seat
+    cdef Pos q = p[0]
+    for seat in range(3):
+        if count_of(p.hands[seat], SKIP_CARD) or count_of(p.hands[seat], REVERSE_CARD):
+            return False
+    if q.table_player == other:
+        return False
+    if q.current == other:
+        if q.table == 0:
+            return False
+        play(&q, 0)                      # it passes
+    memset(r, 0, sizeof(Pos))
+    r.players = 2
+    r.hands[0] = q.hands[q.landlord]
+    r.hands[1] = q.hands[alone]
+    r.landlord = 0
+    r.current = 0 if q.current == q.landlord else 1
+    r.table = q.table
+    r.table_player = -1 if q.table == 0 else (0 if q.table_player == q.landlord else 1)
+    r.direction = 1
+    r.landlord_plays = 2                 # win/loss mode: no spring to count
+    r.farmer_plays = 1
+    return True
+
+
+cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget) noexcept nogil:
+    """FLAG_LONE_FARMER, at the three-seat root p (key) in win/loss mode: the two-seat game
+    of the landlord against each farmer alone (lone_position) searched within budget nodes
+    on this searcher's table (the two-seat positions' keys hold an empty third hand, which
+    no three-seat position has: they never meet the three-seat entries). Where the landlord
+    loses one, so does p: -1 for the side to act there (the landlord), +1 (a farmer), with
+    the root's move stored under key: the lone game's own best move where the seat to act
+    is the same with the same hand and move to beat (the two games generate the same
+    moves), else the pass (the other farmer passes in it). 0 where neither search settles
+    it; ABORT where a limit stopped the solve. A search stopped at its budget stores
+    nothing on its way back, as a round of search_in_rounds; what it proved stays for the
+    next round. Why at the root only (measured: the history): the test at every node of
+    30 cards or more, within a few thousand nodes, cost easy deals many times their nodes."""
+    cdef Pos r
+    cdef int seat, v, index = NO_MOVE
+    cdef uint64_t chains[3]
+    cdef uint64_t lone_key, data
+    cdef Py_ssize_t i
+    cdef Sink sink
+    for seat in range(3):
+        if seat == p.landlord or not lone_position(p, seat, &r):
+            continue
+        chains[0] = chain_ranks_in(r.hands[0], &S.rs)
+        chains[1] = chain_ranks_in(r.hands[1], &S.rs)
+        chains[2] = 0
+        # the root's own key, so that its best move is stored for the landlord's moves
+        lone_key = pos_key(&r, 0, False)
+        S.round_end = S.nodes + budget
+        S.aborted = 0
+        v = search(S, &r, -1, 1, lone_key, chains, r.current == 1)
+        S.round_end = ~(<uint64_t>0)
+        if v == ABORT:
+            if S.stop[0] or S.overflow:
+                return ABORT
+            S.aborted = 0                # its own budget: unknown
+            continue
+        if r.current != 0:
+            v = -v                       # the landlord's value
+        if v > 0:
+            continue
+        if r.hands[r.current] == p.hands[p.current] and r.table == p.table:
+            if probe(S.tt, lone_key, &data):
+                index = <int>(data & 0xFFFF)
+        else:
+            # the root's farmer passes (it is the other farmer): the pass's index
+            sink.out = S.moves
+            sink.cap = STACK_SIZE
+            sink.n = 0
+            generate(p.hands[p.current], p.table, &S.rs, &sink)
+            for i in range(min(sink.n, sink.cap)):
+                if S.moves[i] == 0:
+                    index = <int>i
+        v = -1 if p.current == p.landlord else 1
+        store(S.tt, key, v, EXACT, index, S.nodes)
+        return v
+    return 0
 
 
 cdef int score_by_windows(Searcher* S, Pos* p, const uint64_t* chains, uint64_t* best,

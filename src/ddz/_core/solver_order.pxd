@@ -70,9 +70,13 @@ cdef enum:
     FLAG_FARMER_LOSS = 8388608  # three seats: the farmer before the landlord loses at once
                                 # where each of its moves meets the landlord's ready answer
                                 # (farmer_static_loss)
+    FLAG_LONE_FARMER = 16777216 # three seats, win/loss mode, search_in_rounds: after each
+                                # round's orders, each farmer alone against the landlord
+                                # (lone_farmer: the landlord's loss there is one of the
+                                # root's)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 16777215
-    FLAGS_DEFAULT = 15332859    # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
+    FLAGS_ALL = 33554431
+    FLAGS_DEFAULT = 32110075    # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
                                 # the history)
 
 cdef enum:

@@ -1,0 +1,141 @@
+"""The lone farmer test of the solver (FLAG_LONE_FARMER: where the landlord loses the
+two-seat game against one farmer alone, the other farmer passing throughout, it loses the
+three-seat position) against the slow minimax of tests/solver_reference.py."""
+
+from __future__ import annotations
+
+import random
+
+import ddz
+from ddz._core import solver as core
+from tests import solver_reference as reference
+
+RULES = ddz.CLASSIC.replace(kitty_size=0)
+DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD"
+FLAG_LONE_FARMER = 16777216  # solver_order.pxd
+
+
+def fields(game: ddz.Game) -> tuple[tuple[int, ...], int, int, int, int]:
+    hands, table, table_player, current, landlord, *_ = core.state_position(game.state_bytes())
+    return hands, table, table_player, current, landlord
+
+
+def lone_position(seed: int) -> ddz.Game:
+    """A small three-seat position, any seat to act, sometimes answering a move of the seat
+    one or two places before it (the seats between passing); one farmer often holds high
+    cards, so that it may beat the landlord alone."""
+    rng = random.Random(seed)
+    cards = list(DECK)
+    rng.shuffle(cards)
+    landlord, to_act = rng.randint(0, 2), rng.randint(0, 2)
+    sizes = [rng.randint(1, 4) for _ in range(3)]
+    high = sorted(cards, key=lambda card: -DECK.index(card))[: rng.randint(0, 6)]
+    rest = [card for card in cards if card not in high]
+    hands = ["".join(rest[sum(sizes[:seat]) : sum(sizes[: seat + 1])]) for seat in range(3)]
+    strong = rng.choice([seat for seat in range(3) if seat != landlord])
+    hands[strong] = "".join(high[: rng.randint(0, 3)]) + hands[strong]
+    answer, gap = rng.randint(0, 4), rng.randint(1, 2)
+    if answer:
+        before = (to_act - gap) % 3
+        leads = ddz.Game.from_position(RULES, hands, landlord=landlord, to_act=before)
+        options = leads.legal_actions()
+        table = options[(answer - 1) % len(options)]
+        rest_of = ddz.Cards.parse(hands[before]) - table.cards
+        if rest_of:
+            hands[before] = str(rest_of)
+            return ddz.Game.from_position(
+                RULES, hands, landlord=landlord, to_act=to_act, table=table, table_player=before
+            )
+    return ddz.Game.from_position(RULES, hands, landlord=landlord, to_act=to_act)
+
+
+def test_lone_farmer_wins_are_wins_by_minimax() -> None:
+    # every position the test settles is settled so by the minimax, with a move that keeps
+    # that value: the farmers' winning move (the lone farmer's own, or the pass of the
+    # other), the landlord's a legal one; and it settles some of each kind
+    found = {"landlord": 0, "lone farmer": 0, "other farmer passes": 0}
+    for seed in range(600):
+        game = lone_position(seed)
+        solver = ddz.Solver(RULES, memory_mb=1)
+        value, code = solver._core._lone_farmer(*fields(game), 100_000)
+        if value == 0:
+            continue
+        assert value == reference.value_for_side_to_act(game), (game.hands, game.table)
+        assert code is not None, (game.hands, game.table)
+        move = ddz.Move.from_code(code)
+        assert move in game.legal_actions(), (game.hands, game.table, move)
+        if game.current_player == game.landlord:
+            assert value == -1
+            found["landlord"] += 1
+            continue
+        assert value == 1
+        child = game.copy()
+        child.push(move)
+        if not child.is_over:
+            after = reference.value_for_side_to_act(child)
+            landlord_moved = game.current_player == game.landlord
+            same = (child.current_player == child.landlord) == landlord_moved
+            assert (after if same else -after) == 1, (game.hands, game.table, move)
+        found["other farmer passes" if move.is_pass else "lone farmer"] += 1
+    assert min(found.values()) >= 5, found
+
+
+def test_lone_farmer_leaves_out_what_is_no_two_seat_game() -> None:
+    # the other farmer to lead, or its move to beat: it cannot just pass there, so the lone
+    # farmer's game is no game of the position. Each case is a landlord win (the minimax)
+    # that the two-seat game would call lost, were the lead or the move taken as the lone
+    # farmer's (found by a search of random positions)
+    cases = [
+        # seat 1 must lead its 5 or 8, the landlord's K goes out; passed, seat 2's 3 would
+        (["K", "85", "3"], 1, None, None),
+        # seat 2's big joker to beat: both others pass, seat 2 leads its 3 or 4, and the
+        # landlord's 9 goes out; were it seat 1's, seat 1 would lead its 6 and go out
+        (["9", "6", "34"], 0, "D", 2),
+    ]
+    for hands, to_act, table, table_player in cases:
+        game = ddz.Game.from_position(
+            RULES,
+            hands,
+            landlord=0,
+            to_act=to_act,
+            table=None if table is None else ddz.Move.parse(table),
+            table_player=table_player,
+        )
+        side = 1 if to_act == 0 else -1
+        assert reference.value_for_side_to_act(game) == side, (hands, table)
+        value, _ = ddz.Solver(RULES, memory_mb=1)._core._lone_farmer(*fields(game), 10_000)
+        assert value == 0, (hands, table)
+
+
+def test_lone_farmer_is_off_for_action_cards_and_two_seats() -> None:
+    uno = ddz.Solver(ddz.UNO_LANDLORD, memory_mb=1)
+    game = ddz.Game.from_position(ddz.UNO_LANDLORD, ["3S", "22", "4"], landlord=0, to_act=0)
+    assert uno._core._lone_farmer(*fields(game), 10_000) == (0, None)
+    endgame = ddz.Game.from_position(ddz.ENDGAME, ["3", "22"], landlord=0, to_act=0)
+    solver = ddz.Solver(ddz.ENDGAME, memory_mb=1)
+    assert solver._core._lone_farmer(*fields(endgame), 10_000) == (0, None)
+
+
+def test_whole_search_with_and_without_the_lone_farmer() -> None:
+    # the search in tiny rounds (each round followed by the lone farmers' games, within the
+    # round's budget): the same verdicts as without the test and as the minimax, a legal
+    # line, and rounds that end by the lone farmer test
+    saved_flags, saved_rounds = core._get_flags(), core._set_rounds(2, cards=0)
+    lone = 0
+    try:
+        for seed in range(150):
+            game = lone_position(10_000 + seed)
+            core._set_flags(saved_flags | FLAG_LONE_FARMER)
+            result = ddz.Solver(RULES, memory_mb=1).solve(game)
+            core._set_flags(saved_flags & ~FLAG_LONE_FARMER)
+            plain = ddz.Solver(RULES, memory_mb=1).solve(game, line=False)
+            assert result.value == plain.value == reference.value_for_side_to_act(game), seed
+            walk = game.copy()
+            for move in result.line:
+                assert move in walk.legal_actions(), (game.hands, game.table, result.line)
+                walk.step(move)
+            lone += result.nodes != plain.nodes
+    finally:
+        core._set_flags(saved_flags)
+        core._set_rounds(saved_rounds)
+    assert lone >= 20, lone
