@@ -9,6 +9,7 @@ import random
 import ddz
 from ddz._core import solver as core
 from tests import solver_reference as reference
+from tests.test_solver_loss import loss_game
 
 RULES = ddz.CLASSIC.replace(kitty_size=0)
 DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD"
@@ -22,8 +23,8 @@ def fields(game: ddz.Game) -> tuple[tuple[int, ...], int, int, int, int]:
 
 def lone_position(seed: int) -> ddz.Game:
     """A small three-seat position, any seat to act, sometimes answering a move of the seat
-    one or two places before it (the seats between passing); one farmer often holds high
-    cards, so that it may beat the landlord alone."""
+    one or two places before it (the seats between passing: loss_game); one farmer often
+    holds high cards, so that it may beat the landlord alone."""
     rng = random.Random(seed)
     cards = list(DECK)
     rng.shuffle(cards)
@@ -34,19 +35,7 @@ def lone_position(seed: int) -> ddz.Game:
     hands = ["".join(rest[sum(sizes[:seat]) : sum(sizes[: seat + 1])]) for seat in range(3)]
     strong = rng.choice([seat for seat in range(3) if seat != landlord])
     hands[strong] = "".join(high[: rng.randint(0, 3)]) + hands[strong]
-    answer, gap = rng.randint(0, 4), rng.randint(1, 2)
-    if answer:
-        before = (to_act - gap) % 3
-        leads = ddz.Game.from_position(RULES, hands, landlord=landlord, to_act=before)
-        options = leads.legal_actions()
-        table = options[(answer - 1) % len(options)]
-        rest_of = ddz.Cards.parse(hands[before]) - table.cards
-        if rest_of:
-            hands[before] = str(rest_of)
-            return ddz.Game.from_position(
-                RULES, hands, landlord=landlord, to_act=to_act, table=table, table_player=before
-            )
-    return ddz.Game.from_position(RULES, hands, landlord=landlord, to_act=to_act)
+    return loss_game(hands, landlord, to_act, rng.randint(0, 4), rng.randint(1, 2))
 
 
 def test_lone_farmer_wins_are_wins_by_minimax() -> None:
@@ -54,7 +43,7 @@ def test_lone_farmer_wins_are_wins_by_minimax() -> None:
     # that value: the farmers' winning move (the lone farmer's own, or the pass of the
     # other), the landlord's a legal one; and it settles some of each kind
     found = {"landlord": 0, "lone farmer": 0, "other farmer passes": 0}
-    for seed in range(600):
+    for seed in range(150):
         game = lone_position(seed)
         solver = ddz.Solver(RULES, memory_mb=1)
         value, code = solver._core._lone_farmer(*fields(game), 100_000)
@@ -77,7 +66,7 @@ def test_lone_farmer_wins_are_wins_by_minimax() -> None:
             same = (child.current_player == child.landlord) == landlord_moved
             assert (after if same else -after) == 1, (game.hands, game.table, move)
         found["other farmer passes" if move.is_pass else "lone farmer"] += 1
-    assert min(found.values()) >= 5, found
+    assert min(found.values()) >= 10, found  # 31 / 36 / 38 of the 150 (measured)
 
 
 def test_lone_farmer_leaves_out_what_is_no_two_seat_game() -> None:
