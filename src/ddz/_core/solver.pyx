@@ -480,6 +480,24 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
 # ---------------------------------------------------------------------------------------
 # The Python face: validate, then search without the GIL
 
+cdef class _HookStack:
+    """A move stack and an order for the solver's test hooks (STACK_SIZE each), freed with
+    the object: the hooks run the search's tests on a position outside any search."""
+
+    cdef uint64_t* moves
+    cdef int* order
+
+    def __cinit__(self):
+        self.moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
+        self.order = <int*>malloc(STACK_SIZE * sizeof(int))
+        if self.moves == NULL or self.order == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.moves)
+        free(self.order)
+
+
 cdef class SolverCore:
     """A solver for one rule set: a transposition table (kept between solves) and searchers.
 
@@ -600,6 +618,7 @@ cdef class SolverCore:
         cdef Pos pos
         cdef Opponents o
         cdef Py_ssize_t n, m, i, j
+        cdef _HookStack stack
         cdef uint64_t* moves
         cdef int* order
         cdef list dropped = []
@@ -607,25 +626,19 @@ cdef class SolverCore:
         if pos.players != 2 and not search_flags & (
                 FLAG_LANDLORD_DROP if pos.current == pos.landlord else FLAG_FARMER_DROP):
             return dropped
-        moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
-        order = <int*>malloc(STACK_SIZE * sizeof(int))
-        try:
-            if moves == NULL or order == NULL:
-                raise MemoryError()
-            n = self.root_moves(&pos, moves, order)
-            load_opponents_of(&o, &pos, search_flags & FLAG_SEAT_ANSWERS)
-            m = drop_answered(&self.rs, &pos, &o, moves, order, n, moves + n,
-                              STACK_SIZE - n)
-            for i in range(n):
-                for j in range(m):
-                    if order[j] == i:
-                        break
-                else:
-                    dropped.append(moves[i])
-            return dropped
-        finally:
-            free(moves)
-            free(order)
+        stack = _HookStack()
+        moves = stack.moves
+        order = stack.order
+        n = self.root_moves(&pos, moves, order)
+        load_opponents_of(&o, &pos, search_flags & FLAG_SEAT_ANSWERS)
+        m = drop_answered(&self.rs, &pos, &o, moves, order, n, moves + n, STACK_SIZE - n)
+        for i in range(n):
+            for j in range(m):
+                if order[j] == i:
+                    break
+            else:
+                dropped.append(moves[i])
+        return dropped
 
     def _team_move(self, hands, uint64_t table, int table_player, int current, int landlord):
         """The move code by which the farmer to act wins through its partner
@@ -633,24 +646,21 @@ cdef class SolverCore:
         act, two seats: None), for the tests, which check it wins. Validated like solve."""
         cdef Pos pos
         cdef Opponents o
+        cdef _HookStack stack
         cdef uint64_t* moves
         cdef Py_ssize_t n
         cdef int index = -1
         self.check_position(hands, table, table_player, current, landlord, 1, 0, &pos)
         if pos.players != 3 or pos.current == pos.landlord:
             return None
-        moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
-        try:
-            if moves == NULL:
-                raise MemoryError()
-            n = self.root_moves(&pos, moves, NULL)
-            load_side_opponents(search_flags, &pos, &o)
-            if team_static_win(&self.rs, &pos, &o, moves, n, moves + n, STACK_SIZE - n,
-                               &index, search_flags & FLAG_TEAM_COVER):
-                return moves[index]
-            return None
-        finally:
-            free(moves)
+        stack = _HookStack()
+        moves = stack.moves
+        n = self.root_moves(&pos, moves, NULL)
+        load_side_opponents(search_flags, &pos, &o)
+        if team_static_win(&self.rs, &pos, &o, moves, n, moves + n, STACK_SIZE - n,
+                           &index, search_flags & FLAG_TEAM_COVER):
+            return moves[index]
+        return None
 
     def _static_loss(self, hands, uint64_t table, int table_player, int current,
                      int landlord):
@@ -659,26 +669,22 @@ cdef class SolverCore:
         farmer; two seats: False)? For the tests, which check each such position loses.
         Validated like solve."""
         cdef Pos pos
+        cdef _HookStack stack
         cdef uint64_t* moves
         cdef int* order
         cdef Py_ssize_t n
         self.check_position(hands, table, table_player, current, landlord, 1, 0, &pos)
         if pos.players != 3:
             return False
-        moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
-        order = <int*>malloc(STACK_SIZE * sizeof(int))
-        try:
-            if moves == NULL or order == NULL:
-                raise MemoryError()
-            n = self.root_moves(&pos, moves, order)
-            if pos.current == pos.landlord:
-                return bool(lord_static_loss(&self.rs, &pos, moves, order, n, moves + n,
-                                             STACK_SIZE - n))
-            return bool(farmer_static_loss(&self.rs, &pos, moves, order, n, moves + n,
-                                           STACK_SIZE - n))
-        finally:
-            free(moves)
-            free(order)
+        stack = _HookStack()
+        moves = stack.moves
+        order = stack.order
+        n = self.root_moves(&pos, moves, order)
+        if pos.current == pos.landlord:
+            return bool(lord_static_loss(&self.rs, &pos, moves, order, n, moves + n,
+                                         STACK_SIZE - n))
+        return bool(farmer_static_loss(&self.rs, &pos, moves, order, n, moves + n,
+                                       STACK_SIZE - n))
 
     def _lone_farmer(self, hands, uint64_t table, int table_player, int current,
                      int landlord, uint64_t budget):
@@ -718,19 +724,14 @@ cdef class SolverCore:
         the tests, which check it wins. Validated like solve."""
         cdef Pos pos
         cdef Opponents o
-        cdef uint64_t* moves
+        cdef _HookStack stack
         cdef uint64_t first = 0
         self.check_position(hands, 0, -1, current, landlord, 1, 0, &pos)
-        moves = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
-        try:
-            if moves == NULL:
-                raise MemoryError()
-            load_side_opponents(search_flags, &pos, &o)
-            if static_win(&self.rs, &pos, &o, moves, STACK_SIZE, STATIC_BUDGET, &first):
-                return first
-            return None
-        finally:
-            free(moves)
+        stack = _HookStack()
+        load_side_opponents(search_flags, &pos, &o)
+        if static_win(&self.rs, &pos, &o, stack.moves, STACK_SIZE, STATIC_BUDGET, &first):
+            return first
+        return None
 
     def check_idle(self):
         """RuntimeError if a solve is running on any of the searchers."""
