@@ -423,6 +423,18 @@ def test_pimc_worlds_agree_with_greedy_bids(opponent: str) -> None:
     """With read_bids PIMC's worlds read the greedy seats' bids: at greedy_weight=0 (a
     filter) every world it samples agrees with them (the play read alone does not do that),
     and at the default weight far more of them than without read_bids (the default)."""
+
+    def strict(read_bids: bool) -> PIMCAgent:
+        # every world must agree with each greedy move seen (no weight, no rule-agent share)
+        return PIMCAgent(
+            1,
+            rules=ddz.CLASSIC,
+            greedy_weight=0.0,
+            opponent=opponent,
+            rule_prior=0.0,
+            read_bids=read_bids,
+        )
+
     for seed in (3, 4, 8):
         game = greedy_bidding(seed)
         game.step(choose(GreedyAgent(), game))
@@ -440,25 +452,10 @@ def test_pimc_worlds_agree_with_greedy_bids(opponent: str) -> None:
         assert plain < 0.9
         # (under "auto" a seat that passed may be the rule agent, which always passes: the
         # filter is the greedy agent's alone with no prior share for the rule agent)
-        hard = PIMCAgent(
-            1,
-            rules=ddz.CLASSIC,
-            greedy_weight=0.0,
-            opponent=opponent,
-            rule_prior=0.0,
-            read_bids=True,
-        )
-        assert agree(hard._sample(seen, ddz.CLASSIC, 4)) == 1.0
+        assert agree(strict(read_bids=True)._sample(seen, ddz.CLASSIC, 4)) == 1.0
         soft = PIMCAgent(1, rules=ddz.CLASSIC, opponent=opponent, read_bids=True)
         off = PIMCAgent(1, rules=ddz.CLASSIC, opponent=opponent)  # the default: not read
-        unread = PIMCAgent(
-            1,
-            rules=ddz.CLASSIC,
-            greedy_weight=0.0,
-            opponent=opponent,
-            rule_prior=0.0,
-            read_bids=False,
-        )
+        unread = strict(read_bids=False)
         assert agree(unread._sample(seen, ddz.CLASSIC, 4)) < 1.0  # the play alone: not all
         soft_share = agree(soft._sample(seen, ddz.CLASSIC, 4))
         assert soft_share > agree(off._sample(seen, ddz.CLASSIC, 4)) + 0.2

@@ -9,16 +9,10 @@ import random
 import ddz
 from ddz._core import solver as core
 from tests import solver_reference as reference
-from tests.test_solver_loss import loss_game
+from tests.test_solver_loss import fields, loss_game, small_deal
 
 RULES = ddz.CLASSIC.replace(kitty_size=0)
-DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD"
 FLAG_LONE_FARMER = 16777216  # solver_order.pxd
-
-
-def fields(game: ddz.Game) -> tuple[tuple[int, ...], int, int, int, int]:
-    hands, table, table_player, current, landlord, *_ = core.state_position(game.state_bytes())
-    return hands, table, table_player, current, landlord
 
 
 def lone_position(seed: int) -> ddz.Game:
@@ -26,13 +20,7 @@ def lone_position(seed: int) -> ddz.Game:
     one or two places before it (the seats between passing: loss_game); one farmer often
     holds high cards, so that it may beat the landlord alone."""
     rng = random.Random(seed)
-    cards = list(DECK)
-    rng.shuffle(cards)
-    landlord, to_act = rng.randint(0, 2), rng.randint(0, 2)
-    sizes = [rng.randint(1, 4) for _ in range(3)]
-    high = sorted(cards, key=lambda card: -DECK.index(card))[: rng.randint(0, 6)]
-    rest = [card for card in cards if card not in high]
-    hands = ["".join(rest[sum(sizes[:seat]) : sum(sizes[: seat + 1])]) for seat in range(3)]
+    landlord, to_act, hands, high = small_deal(rng, 6)
     strong = rng.choice([seat for seat in range(3) if seat != landlord])
     hands[strong] = "".join(high[: rng.randint(0, 3)]) + hands[strong]
     return loss_game(hands, landlord, to_act, rng.randint(0, 4), rng.randint(1, 2))
