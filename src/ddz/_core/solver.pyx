@@ -954,11 +954,10 @@ cdef bint lone_position(const Pos* p, int alone, Pos* r) noexcept nogil:
     both other seats pass leaves its maker to lead; the game ends when the landlord or the
     lone farmer is out of cards. So a winning strategy of the lone farmer's in r, with its
     partner passing, wins p for the farmers."""
-    cdef int other = 3 - p.landlord - alone, seat
+    cdef int other = 3 - p.landlord - alone
     cdef Pos q = p[0]
-    for seat in range(3):
-        if count_of(p.hands[seat], SKIP_CARD) or count_of(p.hands[seat], REVERSE_CARD):
-            return False
+    if holds_actions(p.hands[0] + p.hands[1] + p.hands[2]):
+        return False
     if q.table_player == other:
         return False
     if q.current == other:
@@ -1028,9 +1027,9 @@ cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget) n
             sink.cap = STACK_SIZE
             sink.n = 0
             generate(p.hands[p.current], p.table, &S.rs, &sink)
-            for i in range(min(sink.n, sink.cap)):
-                if S.moves[i] == 0:
-                    index = <int>i
+            i = pass_index(S.moves, min(sink.n, sink.cap))
+            if i >= 0:
+                index = <int>i
         v = -1 if p.current == p.landlord else 1
         store(S.tt, key, v, EXACT, index, S.nodes)
         return v

@@ -74,6 +74,12 @@ cdef inline int seat_after(const Pos* p, int seat, int steps) noexcept nogil:
     return after
 
 
+cdef inline bint holds_actions(uint64_t cards) noexcept nogil:
+    """Do the cards hold a Skip or Reverse card (Uno the Landlord)? Those move the turn as
+    no other move does, so the tests that reason about who acts next give up on them."""
+    return count_of(cards, SKIP_CARD) != 0 or count_of(cards, REVERSE_CARD) != 0
+
+
 cdef inline bint ends_game(const Pos* p, uint64_t move) noexcept nogil:
     """Does the player to act end the game with move (out of cards, or down to the let)?"""
     cdef uint64_t rest

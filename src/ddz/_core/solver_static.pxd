@@ -62,7 +62,7 @@ cdef inline void load_opponents(Opponents* o, uint64_t cards) noexcept nogil:
     quads = hand.has[4]
     o.bomb_rank = (63 - ddz_clz64(quads)) // 3 if quads else -1
     o.rocket = holds(hand.has[1], SMALL_JOKER) and holds(hand.has[1], BIG_JOKER)
-    o.actions = count_of(cards, SKIP_CARD) != 0 or count_of(cards, REVERSE_CARD) != 0
+    o.actions = holds_actions(cards)
     o.room = -1
 
 
@@ -377,7 +377,7 @@ cdef inline int static_win(const RuleSet* rs, const Pos* p, const Opponents* opp
     if p.table != 0:
         return 0
     mine = p.hands[me]
-    if count_of(mine, SKIP_CARD) or count_of(mine, REVERSE_CARD):
+    if holds_actions(mine):
         return 0                     # action cards move the turn: not this test's business
     w.rs = rs
     w.opp = opp
@@ -600,8 +600,7 @@ cdef inline bint team_static_win(const RuleSet* rs, const Pos* p, const Opponent
     cdef int found
     cdef bint answered, failed
     cdef Opponents before            # lord without covered plays (the landlord answers)
-    if lord.actions or count_of(mate, SKIP_CARD) or count_of(mate, REVERSE_CARD) \
-            or count_of(p.hands[me], SKIP_CARD) or count_of(p.hands[me], REVERSE_CARD):
+    if lord.actions or holds_actions(mate + p.hands[me]):
         return False
     if p.table != 0:
         k = pass_index(moves, n)
@@ -787,9 +786,8 @@ cdef inline bint lord_static_loss(const RuleSet* rs, const Pos* p, const uint64_
     cdef int kind
     if p.players != 3 or p.current != p.landlord or m == 0:
         return False
-    for seat in range(3):
-        if count_of(p.hands[seat], SKIP_CARD) or count_of(p.hands[seat], REVERSE_CARD):
-            return False
+    if holds_actions(p.hands[0] + p.hands[1] + p.hands[2]):
+        return False
     # first, cheaply: a move no farmer can answer has no ready answer
     load_opponents_apart(&farmers, p.hands[first], p.hands[second])
     for j in range(m):
@@ -869,7 +867,7 @@ cdef inline bint farmer_static_loss(const RuleSet* rs, const Pos* p, const uint6
     next over its own move (it leads), the test finds nothing. buf: cap codes of
     scratch."""
     cdef Opponents farmers
-    cdef int lord = p.landlord, partner = 3 - p.current - p.landlord, seat
+    cdef int lord = p.landlord, partner = 3 - p.current - p.landlord
     cdef uint64_t move, hand = p.hands[p.landlord], mate = p.hands[partner]
     cdef Py_ssize_t j, used
     cdef bint before_lord
@@ -877,9 +875,8 @@ cdef inline bint farmer_static_loss(const RuleSet* rs, const Pos* p, const uint6
     cdef int kind
     if p.players != 3 or p.current == lord or m == 0:
         return False
-    for seat in range(3):
-        if count_of(p.hands[seat], SKIP_CARD) or count_of(p.hands[seat], REVERSE_CARD):
-            return False
+    if holds_actions(p.hands[0] + p.hands[1] + p.hands[2]):
+        return False
     before_lord = seat_after(p, p.current, 1) == lord
     # first, cheaply: a move the landlord cannot answer has no ready answer (the partner's
     # answers aside); nor has a pass that hands the partner the lead
