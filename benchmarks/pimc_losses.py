@@ -28,6 +28,8 @@ import random
 import sys
 from typing import Any, ClassVar
 
+from duplicate_losses import side_value  # benchmarks/duplicate_losses.py
+
 import ddz
 from ddz.agents import GreedyAgent
 from ddz.play.arena import agent_seed, play_game, seatings
@@ -58,15 +60,6 @@ class Watched(PIMCAgent):
                     STATS["distinct worlds"] += len(distinct)
                     STATS["decisions with no consistent world"] += int(not ok.any())
         return worlds, models
-
-
-def side_value(game: ddz.Game, ours_landlord: bool, nodes: int) -> int | None:
-    result = ddz.solve(game, node_limit=nodes, line=False)
-    if result.value is None:
-        return None
-    mover_is_landlord = game.current_player == game.landlord
-    won = (result.value > 0) == (mover_is_landlord == ours_landlord)
-    return 1 if won else -1
 
 
 def kind(game: ddz.Game, action: Any, mover: int) -> str:
