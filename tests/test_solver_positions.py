@@ -5,6 +5,7 @@ re-solved (and checked against the slow reference minimax), and the benchmark ru
 from __future__ import annotations
 
 import importlib.util
+import random
 import re
 import subprocess
 import sys
@@ -222,3 +223,48 @@ def test_stored_values_are_the_reference_minimax(name: str) -> None:
     entries = bench.read_positions(POSITIONS / f"{name}.txt")[: REFERENCE[name]]
     for value, position, _ in entries:
         assert reference.value_for_side_to_act(position.game()) == value, str(position)
+
+
+def test_the_static_memo_changes_no_tree() -> None:
+    # the static_win memo (solver_static.pxd) keeps verdicts that depend on its question
+    # alone (the hand, the opposing cards, the let and the test's budget), so each solve
+    # takes the same nodes to the same value with it and without it: shipped positions of
+    # both seat counts, the whole deals settled quickly (where the team test and the
+    # static losses ask it most), and two seats under the let, which the question holds
+    from ddz._core import solver as core
+
+    games = [
+        position.game()
+        for name in ("three-24", "three-30", "two-22", "two-26")
+        for _, position, _ in bench.read_positions(POSITIONS / f"{name}.txt")[:4]
+    ]
+    games += [
+        position.game()
+        for value, position, comment in bench.read_positions(POSITIONS / "deal-three.txt")
+        if value is not None and int(comment.split(" ")[0].replace(",", "")) <= 70_000
+    ]
+    rng = random.Random(5)
+    deck = str(ddz.TWO_PLAYER.deck)
+    for grabs in (1, 2, 3):
+        cards = rng.sample(deck, 24)
+        games.append(
+            ddz.Game.from_position(
+                ddz.TWO_PLAYER,
+                ["".join(cards[:12]), "".join(cards[12:])],
+                landlord=0,
+                to_act=0,
+                grabs=grabs,
+            )
+        )
+    assert len(games) >= 25
+    for game in games:
+        found = []
+        for memo in (True, False):
+            before = core._set_memo(memo)
+            try:
+                result = ddz.Solver(game.rules).solve(game, node_limit=2_000_000, line=False)
+            finally:
+                core._set_memo(before)
+            found.append((result.value, result.nodes))
+        assert found[0] == found[1], str(game)
+        assert found[0][0] is not None, str(game)

@@ -21,7 +21,9 @@ farmer's turn: then the value is not negated), in C without the GIL:
   landlord may answer that lead where the partner overtakes every answer); three seats,
   the split may also hold answerable singles and pairs each covered by a higher one of the
   hand's above every opponent's, while no opposing seat can go out answering them
-  (``allow_covers``; two seats too, FLAG_TWO_COVERS);
+  (``allow_covers``; two seats too, FLAG_TWO_COVERS); each searcher memoises the
+  verdicts of those tests' split searches (``StaticMemo``: they depend on the hand and the
+  opposing cards alone, so the trees stay the same);
 * three seats, at nodes expected lost: a side loses at once where each move it would
   search meets an opposing seat's ready answer, one that empties its hand or that nobody
   answers, after which its hand passes static_win (``lord_static_loss`` for the
@@ -105,6 +107,20 @@ def _set_flags(int flags):
 
 def _get_flags():
     return search_flags
+
+
+# the static_win memo (solver_static.pxd) in use; the tests switch it off to check that it
+# changes no tree
+cdef bint static_memo = True
+
+
+def _set_memo(bint on):
+    """Switch the static_win memo on or off for the solves that start from now on (for
+    the tests, which compare the node counts); returns the setting before."""
+    global static_memo
+    before = static_memo
+    static_memo = on
+    return before
 
 
 # search_in_rounds: the nodes of each order's first round, and the orders taken in turn
@@ -243,6 +259,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             S.score_mode = 1
             return v
     S.nodes += 1
+    memo_grow(&S.memo, S.nodes)
     if out_of_time(S):
         S.aborted = 1
         S.stop[0] = 1
@@ -275,7 +292,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         # a win needs none of them (the table keeps no best move for it; the root, whose
         # best move is read back, tests it below)
         load_side_opponents(S.flags, p, &opponents)
-        if static_win(&S.rs, p, &opponents, moves, STACK_SIZE - base, STATIC_BUDGET, NULL):
+        if static_win(&S.rs, S.statics, p, &opponents, moves, STACK_SIZE - base, STATIC_BUDGET,
+                      NULL):
             store(S.tt, key, 1, won, NO_MOVE, 1)
             return 1
     sink.out = moves
@@ -301,7 +319,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     if not early_static:
         load_side_opponents(S.flags, p, &opponents)  # the tests, ordering
     if base == 0 and p.table == 0 and statics and \
-            static_win(&S.rs, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET, &move):
+            static_win(&S.rs, S.statics, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET,
+                       &move):
         for i in range(n):
             if moves[i] == move:
                 best_index = <int>i
@@ -309,13 +328,14 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         store(S.tt, key, 1, won, best_index, 1)
         return 1
     if p.table != 0 and statics and \
-            answer_static_win(&S.rs, p, &opponents, moves, n, moves + n, sink.cap - n, &index):
+            answer_static_win(&S.rs, S.statics, p, &opponents, moves, n, moves + n,
+                              sink.cap - n, &index):
         store(S.tt, key, 1, won, index, 1)
         return 1
     if p.players == 3 and p.current != p.landlord and statics and \
             S.flags & FLAG_TEAM_STATIC and \
-            team_static_win(&S.rs, p, &opponents, moves, n, moves + n, sink.cap - n, &index,
-                            S.flags & FLAG_TEAM_COVER):
+            team_static_win(&S.rs, S.statics, p, &opponents, moves, n, moves + n, sink.cap - n,
+                            &index, S.flags & FLAG_TEAM_COVER):
         store(S.tt, key, 1, won, index, 1)
         return 1
     if tt_index >= n:
@@ -343,20 +363,21 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     if not cut and base > 0 and not S.score_mode and (p.players == 2 or (
             S.flags & FLAG_LANDLORD_DROP and p.current == p.landlord) or (
             S.flags & FLAG_FARMER_DROP and p.current != p.landlord)):
-        j = drop_answered(&S.rs, p, &opponents, moves, order, m, moves + n, sink.cap - n)
+        j = drop_answered(&S.rs, S.statics, p, &opponents, moves, order, m, moves + n,
+                          sink.cap - n)
         if j < m:
             best = -1                # the moves left out lose
             m = j
     if p.players == 3 and p.current == p.landlord and not cut and base > 0 and \
             not S.score_mode and S.flags & FLAG_LORD_LOSS and \
-            lord_static_loss(&S.rs, p, moves, order, m, moves + n, sink.cap - n):
+            lord_static_loss(&S.rs, S.statics, p, moves, order, m, moves + n, sink.cap - n):
         # every move the node would search meets a farmer's ready answer (at nodes expected
         # lost, which search every move; below the root, whose moves are read back)
         store(S.tt, key, -1, EXACT, NO_MOVE, 1)
         return -1
     if p.players == 3 and p.current != p.landlord and not cut and base > 0 and \
             not S.score_mode and S.flags & FLAG_FARMER_LOSS and \
-            farmer_static_loss(&S.rs, p, moves, order, m, moves + n, sink.cap - n):
+            farmer_static_loss(&S.rs, S.statics, p, moves, order, m, moves + n, sink.cap - n):
         store(S.tt, key, -1, EXACT, NO_MOVE, 1)
         return -1
     order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
@@ -552,9 +573,11 @@ cdef class SolverCore:
             self.searchers[i].keys = <uint64_t*>malloc(STACK_SIZE * sizeof(uint64_t))
             self.searchers[i].plays = <uint64_t*>calloc(PLAYS_SIZE, sizeof(uint64_t))
             self.searchers[i].plays_mask = PLAYS_START - 1
+            self.searchers[i].memo.slots = <uint64_t*>calloc(2 * MEMO_SIZE, sizeof(uint64_t))
+            self.searchers[i].memo.mask = MEMO_START - 1
             if self.searchers[i].moves == NULL or self.searchers[i].scores == NULL \
                     or self.searchers[i].order == NULL or self.searchers[i].keys == NULL \
-                    or self.searchers[i].plays == NULL:
+                    or self.searchers[i].plays == NULL or self.searchers[i].memo.slots == NULL:
                 raise MemoryError()
 
     def __dealloc__(self):
@@ -567,6 +590,7 @@ cdef class SolverCore:
                     free(self.searchers[i].order)
                     free(self.searchers[i].keys)
                     free(self.searchers[i].plays)
+                    free(self.searchers[i].memo.slots)
                     free(self.searchers[i])
             free(self.searchers)
         if self.tt.entries != NULL:
@@ -631,7 +655,7 @@ cdef class SolverCore:
         order = stack.order
         n = self.root_moves(&pos, moves, order)
         load_opponents_of(&o, &pos, search_flags & FLAG_SEAT_ANSWERS)
-        m = drop_answered(&self.rs, &pos, &o, moves, order, n, moves + n, STACK_SIZE - n)
+        m = drop_answered(&self.rs, NULL, &pos, &o, moves, order, n, moves + n, STACK_SIZE - n)
         for i in range(n):
             for j in range(m):
                 if order[j] == i:
@@ -657,7 +681,7 @@ cdef class SolverCore:
         moves = stack.moves
         n = self.root_moves(&pos, moves, NULL)
         load_side_opponents(search_flags, &pos, &o)
-        if team_static_win(&self.rs, &pos, &o, moves, n, moves + n, STACK_SIZE - n,
+        if team_static_win(&self.rs, NULL, &pos, &o, moves, n, moves + n, STACK_SIZE - n,
                            &index, search_flags & FLAG_TEAM_COVER):
             return moves[index]
         return None
@@ -681,9 +705,9 @@ cdef class SolverCore:
         order = stack.order
         n = self.root_moves(&pos, moves, order)
         if pos.current == pos.landlord:
-            return bool(lord_static_loss(&self.rs, &pos, moves, order, n, moves + n,
+            return bool(lord_static_loss(&self.rs, NULL, &pos, moves, order, n, moves + n,
                                          STACK_SIZE - n))
-        return bool(farmer_static_loss(&self.rs, &pos, moves, order, n, moves + n,
+        return bool(farmer_static_loss(&self.rs, NULL, &pos, moves, order, n, moves + n,
                                        STACK_SIZE - n))
 
     def _lone_farmer(self, hands, uint64_t table, int table_player, int current,
@@ -729,7 +753,8 @@ cdef class SolverCore:
         self.check_position(hands, 0, -1, current, landlord, 1, 0, &pos)
         stack = _HookStack()
         load_side_opponents(search_flags, &pos, &o)
-        if static_win(&self.rs, &pos, &o, stack.moves, STACK_SIZE, STATIC_BUDGET, &first):
+        if static_win(&self.rs, NULL, &pos, &o, stack.moves, STACK_SIZE, STATIC_BUDGET,
+                      &first):
             return first
         return None
 
@@ -761,6 +786,7 @@ cdef class SolverCore:
         """S ready for a new search on this solver's table, with its limits."""
         S.rs = self.rs
         S.tt = &self.tt
+        S.statics = &S.memo if static_memo else NULL
         S.top = 0
         S.nodes = 0
         S.node_limit = node_limit

@@ -22,6 +22,11 @@ ctypedef struct Pos:
     int landlord_plays      # moves the landlord made, capped at 2 (spring bookkeeping)
     int farmer_plays        # moves the farmers made, capped at 1
 
+ctypedef struct StaticMemo:
+    # static_win's verdicts (solver_static.pxd): two words a slot
+    uint64_t* slots
+    uint64_t mask           # the slots in use, less one
+
 ctypedef struct Searcher:
     RuleSet rs
     Table* tt
@@ -55,6 +60,8 @@ ctypedef struct Searcher:
     uint64_t plays_mask     # the memo's entries in use, less one: it grows with the nodes
                             # searched, so that a small search touches (and page-faults
                             # in) a few pages of it, not all 128
+    StaticMemo memo         # static_win's verdicts (solver_static.pxd)
+    StaticMemo* statics     # &memo, or NULL where the tests switch it off (_set_memo)
 
 
 cdef inline int side_of(const Pos* p, int seat) noexcept nogil:
