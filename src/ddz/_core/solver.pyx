@@ -259,7 +259,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             S.score_mode = 1
             return v
     S.nodes += 1
-    memo_grow(&S.memo, S.nodes)
+    S.memo.mask = grown_mask(S.memo.mask, S.nodes, MEMO_SIZE)
     if out_of_time(S):
         S.aborted = 1
         S.stop[0] = 1

@@ -414,8 +414,7 @@ cdef inline void order_moves(Searcher* S, const Pos* p, const Opponents* o,
         if top_rank(mate.has[2]) > top_rank(o.has2):
             fed[2] = top_rank(mate.has[2])
     S.plays_budget = PLAYS_BUDGET
-    while S.nodes > S.plays_mask and S.plays_mask < PLAYS_SIZE - 1:
-        S.plays_mask = 2 * S.plays_mask + 1     # entries stored before are misses now
+    S.plays_mask = grown_mask(S.plays_mask, S.nodes, PLAYS_SIZE)
     for j in range(m):
         i = order[j]
         kind = code_kind(moves[i])

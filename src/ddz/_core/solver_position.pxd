@@ -57,9 +57,7 @@ ctypedef struct Searcher:
                             # the hand and the opponents' summary, then cost + 1 (a hash
                             # collision could only misorder moves, never change a value)
     int plays_budget        # generator calls left to the ordering of the current node
-    uint64_t plays_mask     # the memo's entries in use, less one: it grows with the nodes
-                            # searched, so that a small search touches (and page-faults
-                            # in) a few pages of it, not all 128
+    uint64_t plays_mask     # the memo's entries in use, less one (grown_mask)
     StaticMemo memo         # static_win's verdicts (solver_static.pxd)
     StaticMemo* statics     # &memo, or NULL where the tests switch it off (_set_memo)
 
@@ -79,6 +77,15 @@ cdef inline int seat_after(const Pos* p, int seat, int steps) noexcept nogil:
     if after >= p.players:                   # two seats, two steps
         after -= p.players
     return after
+
+
+cdef inline uint64_t grown_mask(uint64_t mask, uint64_t nodes, uint64_t size) noexcept nogil:
+    """The mask of a memo's slots in use (size in all, a power of two), doubled while the
+    nodes searched outnumber them: a small search touches (and page-faults in) a few pages
+    of the memo. A slot stored before is a miss after, looked for elsewhere."""
+    while nodes > mask and mask < size - 1:
+        mask = 2 * mask + 1
+    return mask
 
 
 cdef inline bint holds_actions(uint64_t cards) noexcept nogil:

@@ -65,16 +65,8 @@ ctypedef struct WinSearch:
 # A slot is two words: the first move of the line, and the hash of the question (bit 0:
 # the verdict) xor that move, so that a slot whose two words were written by two
 # questions reads as a miss. The question is known by its 64-bit hash only, as a table
-# entry is by its key. The slots in use grow with the nodes searched (memo_grow), so that
-# a small search touches a few pages of it, as the split_cost memo does. (The struct is
-# solver_position.pxd's, where the searcher holds one.)
-
-
-cdef inline void memo_grow(StaticMemo* memo, uint64_t nodes) noexcept nogil:
-    """Double the slots in use while the nodes searched outnumber them (a slot stored
-    before is a miss after: it is looked for elsewhere)."""
-    while nodes > memo.mask and memo.mask < MEMO_SIZE - 1:
-        memo.mask = 2 * memo.mask + 1
+# entry is by its key. The slots in use grow with the nodes searched (grown_mask), as the
+# split_cost memo's do. (The struct is solver_position.pxd's, where the searcher holds one.)
 
 
 cdef inline void load_opponents(Opponents* o, uint64_t cards) noexcept nogil:
