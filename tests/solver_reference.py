@@ -70,3 +70,13 @@ def value_for_side_to_act(game: ddz.Game, *, score: bool = False) -> int:
     if game.current_player != game.landlord:
         outcome = -outcome // (game.rules.players - 1) if score else -outcome
     return outcome
+
+
+def play_line(game: ddz.Game, line: list[ddz.Move]) -> ddz.Game:
+    """``game`` after a solver's line (its principal variation), each move checked to be
+    among the legal actions where it is played."""
+    walk = game.copy()
+    for move in line:
+        assert move in walk.legal_actions(), (game.hands, game.table, line)
+        walk.step(move)
+    return walk

@@ -387,9 +387,7 @@ def test_the_line_plays_out_to_the_verdict() -> None:
         game = endgame(["".join(cards[:6]), "".join(cards[6:12])])
         result = solver.solve(game)
         assert result.value in (1, -1) and result.move == result.line[0]
-        walk = game.copy()
-        for move in result.line:
-            walk.step(move)  # every move of the line is legal
+        walk = reference.play_line(game, result.line)  # every move of the line is legal
         assert walk.is_over
         side_won = (walk.winner == walk.landlord) == (game.current_player == game.landlord)
         assert side_won == (result.value == 1)
@@ -406,9 +404,7 @@ def test_an_answer_nobody_answers_then_a_winning_split_wins_at_once() -> None:
     result = ddz.Solver(ddz.ENDGAME).solve(game)
     assert result.value == 1 and result.nodes == 1
     assert str(result.move) == "2" and result.move == result.line[0]
-    walk = game.copy()
-    for move in result.line:
-        walk.step(move)
+    walk = reference.play_line(game, result.line)
     assert walk.is_over and walk.winner == 1
     # where the landlord holds a pair to beat QQ, the same answer no longer wins at once
     beaten = endgame(["4KK", "25QQ"], to_act=1, table="3", table_player=0)

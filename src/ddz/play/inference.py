@@ -246,8 +246,8 @@ def model_disagreements(
 
 
 def _strengths(hands: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
-    """The greedy agent's bidding strength (ddz.play.agents._strength) of each card integer:
-    4 a big joker, 3 a small joker, 2 a 2, 1 for two aces, 4 a bomb of 3 .. 2."""
+    """The greedy agent's bidding strength (:func:`ddz.play.bidding.strength`) of each card
+    integer."""
     masks = hands.astype(np.uint64)
     shifts = np.arange(0, 45, 3, dtype=np.uint64)
     counts = ((masks[..., None] >> shifts) & np.uint64(7)).astype(np.int64)  # ... x 15 ranks
