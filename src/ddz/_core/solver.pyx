@@ -175,6 +175,8 @@ cdef enum:
     ETC_MOVES = 16          # FLAG_TWO_ETC: at a node of at most this many moves
     ROUND_GROWTH = 2        # search_in_rounds: each round this many times the nodes of
                             # the one before
+    LONE_BUDGET = 8         # search_in_rounds: each farmer's game alone (lone_farmer)
+                            # within this many times the round's nodes of one order
 
 
 cdef inline double now() noexcept nogil:
@@ -920,7 +922,11 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
     order settles a whole deal quickly varies from deal to deal, 20 times either way (the
     history), and the rounds pay at most a few times the better order's nodes instead of
     the worse's. After each round of the orders, in win/loss mode, each farmer's game alone
-    against the landlord within the round's budget (lone_farmer, FLAG_LONE_FARMER)."""
+    against the landlord within LONE_BUDGET times the round's budget (lone_farmer,
+    FLAG_LONE_FARMER): the landlord wins most of those games within a few thousand nodes,
+    kept in the table from then on, while a game it loses is a two-seat proof of 1-8 M
+    nodes, which the round's budget alone reached only rounds later (measured: the
+    history)."""
     cdef int flags = S.flags, noise = S.noise, v, k
     cdef int orders = S.round_orders if p.players == 3 else 2
     cdef uint64_t budget = S.round_first
@@ -958,7 +964,7 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
                 return v             # settled, or stopped by a limit, a helper, the stack
         S.flags = flags
         if p.players == 3 and flags & FLAG_LONE_FARMER and not S.score_mode:
-            v = lone_farmer(S, p, key, budget)
+            v = lone_farmer(S, p, key, budget * LONE_BUDGET)
             if v != 0:
                 return v             # a lone farmer beats the landlord, or a limit
         budget *= ROUND_GROWTH
