@@ -26,6 +26,23 @@ def rng() -> random.Random:
 
 
 @pytest.fixture
+def core_flags() -> Iterator[int]:
+    """The solver core's flags as the test starts (``ddz._core.solver._get_flags()``): the
+    flags, the rounds (``_set_rounds``) and the static memo (``_set_memo``) are set back as
+    they were after the test, whatever it switched (the tests that check a shortcut against
+    the search without it)."""
+    from ddz._core import solver as core
+
+    flags, rounds, memo = core._get_flags(), core._get_rounds(), core._get_memo()
+    try:
+        yield flags
+    finally:
+        core._set_flags(flags)
+        core._set_rounds(*rounds)
+        core._set_memo(memo)
+
+
+@pytest.fixture
 def switch_often() -> Iterator[None]:
     """Threads switch every microsecond, so that races in thread tests show."""
     before = sys.getswitchinterval()

@@ -93,23 +93,19 @@ def test_lone_farmer_is_off_for_action_cards_and_two_seats() -> None:
     assert solver._core._lone_farmer(*fields(endgame), 10_000) == (0, None)
 
 
-def test_whole_search_with_and_without_the_lone_farmer() -> None:
-    # the search in tiny rounds (each round followed by the lone farmers' games, within the
-    # round's budget): the same verdicts as without the test and as the minimax, a legal
+def test_whole_search_with_and_without_the_lone_farmer(core_flags: int) -> None:
+    # the search in tiny rounds (each round followed by the lone farmers' games, within 8
+    # times the round's budget): the same verdicts as without the test and as the minimax, a legal
     # line, and rounds that end by the lone farmer test
-    saved_flags, saved_rounds = core._get_flags(), core._set_rounds(2, cards=0)
+    core._set_rounds(2, cards=0)
     lone = 0
-    try:
-        for seed in range(150):
-            game = lone_position(10_000 + seed)
-            core._set_flags(saved_flags | FLAG_LONE_FARMER)
-            result = ddz.Solver(RULES, memory_mb=1).solve(game)
-            core._set_flags(saved_flags & ~FLAG_LONE_FARMER)
-            plain = ddz.Solver(RULES, memory_mb=1).solve(game, line=False)
-            assert result.value == plain.value == reference.value_for_side_to_act(game), seed
-            reference.play_line(game, result.line)
-            lone += result.nodes != plain.nodes
-    finally:
-        core._set_flags(saved_flags)
-        core._set_rounds(saved_rounds)
+    for seed in range(150):
+        game = lone_position(10_000 + seed)
+        core._set_flags(core_flags | FLAG_LONE_FARMER)
+        result = ddz.Solver(RULES, memory_mb=1).solve(game)
+        core._set_flags(core_flags & ~FLAG_LONE_FARMER)
+        plain = ddz.Solver(RULES, memory_mb=1).solve(game, line=False)
+        assert result.value == plain.value == reference.value_for_side_to_act(game), seed
+        reference.play_line(game, result.line)
+        lone += result.nodes != plain.nodes
     assert lone >= 20, lone

@@ -131,17 +131,13 @@ def test_loss_positions_agree_with_minimax(seed: int) -> None:
     assert solver.solve(game, line=False).value == reference.value_for_side_to_act(game)
 
 
-def test_the_static_losses_change_no_verdict() -> None:
+def test_the_static_losses_change_no_verdict(core_flags: int) -> None:
     # the same positions with the tests off and on: the same verdicts, the same as the
     # minimax
-    saved = core._get_flags()
-    try:
-        for seed in range(120):
-            game = loss_position(seed)
-            values = []
-            for flags in (saved & ~(FLAG_LORD_LOSS | FLAG_FARMER_LOSS), saved):
-                core._set_flags(flags)
-                values.append(ddz.Solver(RULES, memory_mb=1).solve(game, line=False).value)
-            assert values[0] == values[1] == reference.value_for_side_to_act(game), seed
-    finally:
-        core._set_flags(saved)
+    for seed in range(120):
+        game = loss_position(seed)
+        values = []
+        for flags in (core_flags & ~(FLAG_LORD_LOSS | FLAG_FARMER_LOSS), core_flags):
+            core._set_flags(flags)
+            values.append(ddz.Solver(RULES, memory_mb=1).solve(game, line=False).value)
+        assert values[0] == values[1] == reference.value_for_side_to_act(game), seed

@@ -225,6 +225,7 @@ def test_stored_values_are_the_reference_minimax(name: str) -> None:
         assert reference.value_for_side_to_act(position.game()) == value, str(position)
 
 
+@pytest.mark.usefixtures("core_flags")  # sets the memo back
 def test_the_static_memo_changes_no_tree() -> None:
     # the static_win memo (solver_static.pxd) keeps verdicts that depend on its question
     # alone (the hand, the opposing cards, the let and the test's budget), so each solve
@@ -260,11 +261,8 @@ def test_the_static_memo_changes_no_tree() -> None:
     for game in games:
         found = []
         for memo in (True, False):
-            before = core._set_memo(memo)
-            try:
-                result = ddz.Solver(game.rules).solve(game, node_limit=2_000_000, line=False)
-            finally:
-                core._set_memo(before)
+            core._set_memo(memo)
+            result = ddz.Solver(game.rules).solve(game, node_limit=2_000_000, line=False)
             found.append((result.value, result.nodes))
         assert found[0] == found[1], str(game)
         assert found[0][0] is not None, str(game)

@@ -120,25 +120,21 @@ def test_team_positions_agree_with_minimax(game: ddz.Game | None) -> None:
     assert scored.score == expected, (game.hands, game.table)
 
 
-def test_score_mode_without_doublings_to_come_agrees_with_the_full_search() -> None:
+def test_score_mode_without_doublings_to_come_agrees_with_the_full_search(core_flags: int) -> None:
     # no bomb or rocket left and no spring possible: score mode searches the position in
     # win/loss mode; the scores agree with the search that does not switch and the minimax
-    saved = core._get_flags()
     switched = ddz.Solver(RULES, memory_mb=1)
     compared = 0
-    try:
-        for seed in range(60):
-            game = random_team_position(1000 + seed)
-            if game is None:
-                continue
-            core._set_flags(saved)
-            fast = switched.solve(game, score=True, line=False)
-            core._set_flags(saved & ~256)  # FLAG_SCORE_SETTLED off
-            full = ddz.Solver(RULES, memory_mb=1).solve(game, score=True, line=False)
-            assert fast.score == full.score, (game.hands, game.table)
-            compared += 1
-    finally:
-        core._set_flags(saved)
+    for seed in range(60):
+        game = random_team_position(1000 + seed)
+        if game is None:
+            continue
+        core._set_flags(core_flags)
+        fast = switched.solve(game, score=True, line=False)
+        core._set_flags(core_flags & ~256)  # FLAG_SCORE_SETTLED off
+        full = ddz.Solver(RULES, memory_mb=1).solve(game, score=True, line=False)
+        assert fast.score == full.score, (game.hands, game.table)
+        compared += 1
     assert compared >= 40
 
 
@@ -191,7 +187,7 @@ def test_score_mode_with_bombs_agrees_with_minimax(game: ddz.Game | None) -> Non
 FLAG_ROUNDS = 16384  # solver_order.pxd
 
 
-def test_rounds_of_two_move_orders_agree_with_minimax() -> None:
+def test_rounds_of_two_move_orders_agree_with_minimax(core_flags: int) -> None:
     # FLAG_ROUNDS: the root searched in rounds of a growing node budget, the two orders of a
     # farmer's pass to its partner in turn, on one table. With rounds of two nodes to start,
     # these small positions are searched in many rounds too: a round stopped at its budget
@@ -199,30 +195,26 @@ def test_rounds_of_two_move_orders_agree_with_minimax() -> None:
     # which the rounds settle first) against the single search, which the tests above check
     # against the minimax, and against the minimax itself where it is quick (at most 10
     # cards); the line read back from the table must stay legal
-    saved_flags, saved_rounds = core._get_flags(), core._set_rounds(2, cards=0)
+    core._set_rounds(2, cards=0)
     restarted = by_minimax = 0
-    try:
-        for seed in range(120):
-            game = random_team_position(2000 + seed)
-            if game is None:
-                continue
-            core._set_flags(saved_flags | FLAG_ROUNDS)
-            solver = ddz.Solver(RULES, memory_mb=1)
-            rounds = solver.solve(game)
-            scored = solver.solve(game, score=True, line=False)
-            core._set_flags(saved_flags & ~FLAG_ROUNDS)
-            single = ddz.Solver(RULES, memory_mb=1)
-            once = single.solve(game, line=False)
-            assert rounds.value == once.value, (game.hands, game.table)
-            assert scored.score == single.solve(game, score=True, line=False).score
-            if sum(len(hand) for hand in game.hands) <= 10:
-                assert rounds.value == reference.value_for_side_to_act(game)
-                by_minimax += 1
-            reference.play_line(game, rounds.line)
-            restarted += rounds.nodes > once.nodes
-    finally:
-        core._set_flags(saved_flags)
-        core._set_rounds(saved_rounds)
+    for seed in range(120):
+        game = random_team_position(2000 + seed)
+        if game is None:
+            continue
+        core._set_flags(core_flags | FLAG_ROUNDS)
+        solver = ddz.Solver(RULES, memory_mb=1)
+        rounds = solver.solve(game)
+        scored = solver.solve(game, score=True, line=False)
+        core._set_flags(core_flags & ~FLAG_ROUNDS)
+        single = ddz.Solver(RULES, memory_mb=1)
+        once = single.solve(game, line=False)
+        assert rounds.value == once.value, (game.hands, game.table)
+        assert scored.score == single.solve(game, score=True, line=False).score
+        if sum(len(hand) for hand in game.hands) <= 10:
+            assert rounds.value == reference.value_for_side_to_act(game)
+            by_minimax += 1
+        reference.play_line(game, rounds.line)
+        restarted += rounds.nodes > once.nodes
     assert restarted >= 30 and by_minimax >= 40, (restarted, by_minimax)
 
 
@@ -259,52 +251,44 @@ def covered_position(seed: int) -> ddz.Game:
     return ddz.Game.from_position(RULES, hands, landlord=landlord, to_act=leader)
 
 
-def test_covered_plays_win_by_minimax() -> None:
+def test_covered_plays_win_by_minimax(core_flags: int) -> None:
     # FLAG_COVERS: every move the static test finds with covered singles and pairs in its
     # split (the landlord's against both farmers seat by seat, a farmer's against the
     # landlord) wins by the minimax, and it finds some the plain test does not, of both
     # sides; a cover counted without the seats' cards to shed fails this
-    saved = core._get_flags()
     found = {"landlord": 0, "farmer": 0}
     solver = ddz.Solver(RULES, memory_mb=1)._core
-    try:
-        for seed in range(160):
-            game = covered_position(seed)
-            hands, _, _, current, landlord = fields(game)
-            core._set_flags(saved & ~FLAG_COVERS)
-            if solver._static_move(hands, current, landlord) is not None:
-                continue  # the plain test's (test_solver.py)
-            core._set_flags(saved | FLAG_COVERS)
-            code = solver._static_move(hands, current, landlord)
-            if code is None:
-                continue
-            assert move_wins(game, code), (game.hands, game.current_player, code)
-            found["landlord" if current == landlord else "farmer"] += 1
-    finally:
-        core._set_flags(saved)
+    for seed in range(160):
+        game = covered_position(seed)
+        hands, _, _, current, landlord = fields(game)
+        core._set_flags(core_flags & ~FLAG_COVERS)
+        if solver._static_move(hands, current, landlord) is not None:
+            continue  # the plain test's (test_solver.py)
+        core._set_flags(core_flags | FLAG_COVERS)
+        code = solver._static_move(hands, current, landlord)
+        if code is None:
+            continue
+        assert move_wins(game, code), (game.hands, game.current_player, code)
+        found["landlord" if current == landlord else "farmer"] += 1
     assert found["landlord"] >= 6 and found["farmer"] >= 15, found
 
 
-def test_covered_plays_count_the_cards_each_seat_may_shed() -> None:
+def test_covered_plays_count_the_cards_each_seat_may_shed(core_flags: int) -> None:
     # the landlord holds one card: answering the farmer's covered 3 it goes out, so the 3
     # covered by the joker is no win (the plain test neither: 3 and 4 are both answered);
     # and the farmer leading under its partner loses where the landlord's answer empties
     # its hand, however the partner overtakes it
-    saved = core._get_flags()
-    try:
-        core._set_flags(saved | FLAG_COVERS | FLAG_TEAM_COVER)
-        game = ddz.Game.from_position(RULES, ["K", "5", "34D"], landlord=0, to_act=2)
-        assert reference.value_for_side_to_act(game) == -1
-        assert ddz.Solver(RULES, memory_mb=1)._core._static_move(fields(game)[0], 2, 0) is None
-        # nor where the landlord holds a bomb, which beats any cover
-        game = ddz.Game.from_position(RULES, ["5555K", "6", "34D"], landlord=0, to_act=2)
-        assert reference.value_for_side_to_act(game) == -1
-        assert ddz.Solver(RULES, memory_mb=1)._core._static_move(fields(game)[0], 2, 0) is None
-        game = ddz.Game.from_position(RULES, ["K", "A7", "35"], landlord=0, to_act=2)
-        assert reference.value_for_side_to_act(game) == -1
-        assert ddz.Solver(RULES, memory_mb=1)._core._team_move(*fields(game)) is None
-    finally:
-        core._set_flags(saved)
+    core._set_flags(core_flags | FLAG_COVERS | FLAG_TEAM_COVER)
+    game = ddz.Game.from_position(RULES, ["K", "5", "34D"], landlord=0, to_act=2)
+    assert reference.value_for_side_to_act(game) == -1
+    assert ddz.Solver(RULES, memory_mb=1)._core._static_move(fields(game)[0], 2, 0) is None
+    # nor where the landlord holds a bomb, which beats any cover
+    game = ddz.Game.from_position(RULES, ["5555K", "6", "34D"], landlord=0, to_act=2)
+    assert reference.value_for_side_to_act(game) == -1
+    assert ddz.Solver(RULES, memory_mb=1)._core._static_move(fields(game)[0], 2, 0) is None
+    game = ddz.Game.from_position(RULES, ["K", "A7", "35"], landlord=0, to_act=2)
+    assert reference.value_for_side_to_act(game) == -1
+    assert ddz.Solver(RULES, memory_mb=1)._core._team_move(*fields(game)) is None
 
 
 def team_cover_position(seed: int) -> ddz.Game:
@@ -323,27 +307,23 @@ def team_cover_position(seed: int) -> ddz.Game:
     return ddz.Game.from_position(RULES, hands, landlord=landlord, to_act=leader)
 
 
-def test_team_cover_leads_win_by_minimax() -> None:
+def test_team_cover_leads_win_by_minimax(core_flags: int) -> None:
     # FLAG_TEAM_COVER: a farmer's lead that the landlord, next, may answer, where the
     # partner overtakes every answer and then wins statically; every such move wins by the
     # minimax, and some are found that the plain team test does not find
-    saved = core._get_flags()
     more = 0
     solver = ddz.Solver(RULES, memory_mb=1)._core
-    try:
-        for seed in range(200):
-            game = team_cover_position(seed)
-            core._set_flags(saved & ~FLAG_TEAM_COVER)
-            if solver._team_move(*fields(game)) is not None:
-                continue  # the plain team test's (above)
-            core._set_flags(saved | FLAG_TEAM_COVER)
-            code = solver._team_move(*fields(game))
-            if code is None:
-                continue
-            assert move_wins(game, code), (game.hands, code)
-            more += 1
-    finally:
-        core._set_flags(saved)
+    for seed in range(200):
+        game = team_cover_position(seed)
+        core._set_flags(core_flags & ~FLAG_TEAM_COVER)
+        if solver._team_move(*fields(game)) is not None:
+            continue  # the plain team test's (above)
+        core._set_flags(core_flags | FLAG_TEAM_COVER)
+        code = solver._team_move(*fields(game))
+        if code is None:
+            continue
+        assert move_wins(game, code), (game.hands, code)
+        more += 1
     assert more >= 5, more
 
 

@@ -154,6 +154,17 @@ def _set_rounds(uint64_t nodes, int orders=4, int cards=40, int cards_two=36):
     return before
 
 
+def _get_memo():
+    """Whether the solves from now on use the static_win memo (_set_memo)."""
+    return static_memo
+
+
+def _get_rounds():
+    """(nodes, orders, cards, cards_two) of _set_rounds as they stand: for the tests, which
+    set them back."""
+    return round_first, round_orders, round_cards, round_cards_two
+
+
 def _pack_both(uint64_t word, uint64_t mask):
     """(the portable packing, the BMI2 one or None where the CPU has none) of word under
     mask: for the tests, which check the two agree."""
