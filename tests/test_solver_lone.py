@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import ddz
 from ddz._core import solver as core
 from tests import solver_reference as reference
@@ -13,6 +15,7 @@ from tests.test_solver_loss import fields, loss_game, small_deal
 
 RULES = ddz.CLASSIC.replace(kitty_size=0)
 FLAG_LONE_FARMER = 16777216  # solver_order.pxd
+FLAG_LONE_TREE = 33554432
 
 
 def lone_position(seed: int) -> ddz.Game:
@@ -101,11 +104,41 @@ def test_whole_search_with_and_without_the_lone_farmer(core_flags: int) -> None:
     lone = 0
     for seed in range(150):
         game = lone_position(10_000 + seed)
-        core._set_flags(core_flags | FLAG_LONE_FARMER)
+        core._set_flags((core_flags | FLAG_LONE_FARMER) & ~FLAG_LONE_TREE)
         result = ddz.Solver(RULES, memory_mb=1).solve(game)
-        core._set_flags(core_flags & ~FLAG_LONE_FARMER)
+        core._set_flags(core_flags & ~(FLAG_LONE_FARMER | FLAG_LONE_TREE))
         plain = ddz.Solver(RULES, memory_mb=1).solve(game, line=False)
         assert result.value == plain.value == reference.value_for_side_to_act(game), seed
         reference.play_line(game, result.line)
         lone += result.nodes != plain.nodes
     assert lone >= 20, lone
+
+
+def test_whole_search_with_the_lone_farmer_in_the_tree(core_flags: int) -> None:
+    # the games asked at every node below the root too (FLAG_LONE_TREE), from the first of
+    # tiny rounds, within a small budget each, so that games stop at their budget and at
+    # the round's end: the same verdicts as without them and as the minimax, a legal line,
+    # and searches they change
+    core._set_rounds(2, cards=0)
+    changed = 0
+    for seed in range(150):
+        game = lone_position(20_000 + seed)
+        for budget in (3, 200):
+            core._set_lone_tree(1, budget, 0)
+            core._set_flags(core_flags | FLAG_LONE_FARMER | FLAG_LONE_TREE)
+            result = ddz.Solver(RULES, memory_mb=1).solve(game)
+            core._set_flags((core_flags | FLAG_LONE_FARMER) & ~FLAG_LONE_TREE)
+            plain = ddz.Solver(RULES, memory_mb=1).solve(game, line=False)
+            assert result.value == plain.value == reference.value_for_side_to_act(game), seed
+            reference.play_line(game, result.line)
+            changed += result.nodes != plain.nodes
+    assert changed >= 20, changed  # 33 of the 300 (measured)
+
+
+def test_lone_tree_settings_are_checked() -> None:
+    with pytest.raises(ValueError):
+        core._set_lone_tree(0, 8000, 24)
+    with pytest.raises(ValueError):
+        core._set_lone_tree(1_600_000, 0, 24)
+    with pytest.raises(ValueError):
+        core._set_lone_tree(1_600_000, 8000, -1)

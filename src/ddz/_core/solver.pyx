@@ -48,7 +48,9 @@ farmer's turn: then the value is not negated), in C without the GIL:
   (``search_in_rounds``; two seats only with FLAG_TWO_ROUNDS, off: measured, the history);
 * after each round of those orders, in win/loss mode, the two-seat game of the landlord
   against each farmer alone, the other farmer passing throughout: a loss there is a loss
-  of the deal (``lone_farmer``; FLAG_LONE_FARMER);
+  of the deal (``lone_farmer``; FLAG_LONE_FARMER); in the rounds of at least 1.6 M nodes
+  an order, the same games at every node below the root of at least 24 cards in play,
+  within 8,000 nodes each (FLAG_LONE_TREE);
 * node and time limits stop the search with an "unknown" result; threads search the same root
   on one shared table with different orderings (lazy SMP) and the first to finish answers.
 
@@ -152,6 +154,37 @@ def _set_rounds(uint64_t nodes, int orders=4, int cards=40, int cards_two=36):
     round_cards = cards
     round_cards_two = cards_two
     return before
+
+
+# search_in_rounds with FLAG_LONE_TREE: the farmer-alone games inside the tree in the rounds
+# of at least this many nodes an order, within this many nodes each, at the nodes of at
+# least this many cards in play (measured: the history)
+cdef uint64_t lone_tree_from = 1600000
+cdef uint64_t lone_tree_nodes = 8000
+cdef int lone_tree_cards = 24
+
+
+def _set_lone_tree(uint64_t start, uint64_t nodes, int cards):
+    """FLAG_LONE_TREE's settings for the solves that start from now on: the farmer-alone
+    games asked inside the tree from the rounds of ``start`` nodes an order, within
+    ``nodes`` nodes each, at the nodes of at least ``cards`` cards in play; returns the
+    settings before. For the tests, which ask them at every node of tiny rounds."""
+    global lone_tree_from, lone_tree_nodes, lone_tree_cards
+    if start < 1 or nodes < 1:
+        raise ValueError("start and nodes must be >= 1")
+    if cards < 0:
+        raise ValueError("cards must be >= 0")
+    before = (lone_tree_from, lone_tree_nodes, lone_tree_cards)
+    lone_tree_from = start
+    lone_tree_nodes = nodes
+    lone_tree_cards = cards
+    return before
+
+
+def _get_lone_tree():
+    """(start, nodes, cards) of _set_lone_tree as they stand: for the tests, which set them
+    back."""
+    return lone_tree_from, lone_tree_nodes, lone_tree_cards
 
 
 def _get_memo():
@@ -351,6 +384,16 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
                             &index, S.flags & FLAG_TEAM_COVER):
         store(S.tt, key, 1, won, index, 1)
         return 1
+    if S.lone_tree and p.players == 3 and base > 0 and not S.score_mode and \
+            card_total(p.hands[0] + p.hands[1] + p.hands[2]) >= S.lone_tree_cards:
+        # FLAG_LONE_TREE, in the long rounds: the landlord's loss to one farmer alone from
+        # here is a loss of this node (lone_farmer; its games' scratch above this node's
+        # moves, and the round's end kept: a game stopped there stops the round)
+        S.top = base + n
+        v = lone_farmer(S, p, key, S.lone_tree)
+        S.top = base
+        if v != 0:
+            return v                     # settled (and stored), or ABORT
     if tt_index >= n:
         tt_index = -1
     # the cards of every other seat, pooled, for the passes skipped (advance)
@@ -815,6 +858,10 @@ cdef class SolverCore:
         S.score_mode = score_mode
         S.spring = self.spring
         S.noise = thread * 7919
+        S.lone_tree = 0
+        S.lone_tree_from = lone_tree_from
+        S.lone_tree_nodes = lone_tree_nodes
+        S.lone_tree_cards = lone_tree_cards
         S.flags = search_flags
         if self.nthreads == 1:
             self.stop_flag[0] = 0
@@ -968,13 +1015,17 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
                 S.flags ^= FLAG_FEED
             S.round_end = S.nodes + budget
             S.aborted = 0
+            S.lone_tree = S.lone_tree_nodes if (flags & FLAG_LONE_TREE and not S.score_mode
+                                                and budget >= S.lone_tree_from) else 0
             v = search(S, p, alpha, beta, key, chains, True)
+            S.lone_tree = 0
             if v != ABORT or S.stop[0] or S.overflow:
                 S.flags = flags
                 S.round_end = ~(<uint64_t>0)
                 return v             # settled, or stopped by a limit, a helper, the stack
         S.flags = flags
         if p.players == 3 and flags & FLAG_LONE_FARMER and not S.score_mode:
+            S.round_end = ~(<uint64_t>0)
             v = lone_farmer(S, p, key, budget * LONE_BUDGET)
             if v != 0:
                 return v             # a lone farmer beats the landlord, or a limit
@@ -1022,22 +1073,27 @@ cdef bint lone_position(const Pos* p, int alone, Pos* r) noexcept nogil:
 
 
 cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget) noexcept nogil:
-    """FLAG_LONE_FARMER, at the three-seat root p (key) in win/loss mode: the two-seat game
-    of the landlord against each farmer alone (lone_position) searched within budget nodes
-    on this searcher's table (the two-seat positions' keys hold an empty third hand, which
-    no three-seat position has: they never meet the three-seat entries). Where the landlord
-    loses one, so does p: -1 for the side to act there (the landlord), +1 (a farmer), with
-    the root's move stored under key: the lone game's own best move where the seat to act
-    is the same with the same hand and move to beat (the two games generate the same
-    moves), else the pass (the other farmer passes in it). 0 where neither search settles
-    it; ABORT where a limit stopped the solve. A search stopped at its budget stores
-    nothing on its way back, as a round of search_in_rounds; what it proved stays for the
-    next round. Why at the root only (measured: the history): the test at every node of
-    30 cards or more, within a few thousand nodes, cost easy deals many times their nodes."""
+    """FLAG_LONE_FARMER, at the three-seat root p (key) in win/loss mode, and FLAG_LONE_TREE
+    at a node below it: the two-seat game of the landlord against each farmer alone
+    (lone_position) searched within budget nodes on this searcher's table (the two-seat
+    positions' keys hold an empty third hand, which no three-seat position has: they never
+    meet the three-seat entries). Where the landlord loses one, so does p: -1 for the side
+    to act there (the landlord), +1 (a farmer), with p's move stored under key: the lone
+    game's own best move where the seat to act is the same with the same hand and move to
+    beat (the two games generate the same moves), else the pass (the other farmer passes
+    in it). 0 where neither search settles it; ABORT where a limit stopped the solve or the
+    round (S.round_end, which a game's budget never passes). A search stopped at its budget
+    stores nothing on its way back, as a round of search_in_rounds; what it proved stays
+    for the next round. The moves' scratch is above S.top. Why only at the root at first,
+    and inside the tree only in the long rounds (measured: the history): asked at every
+    node of 30 cards or more from the start, within a few thousand nodes, it cost easy
+    deals many times their nodes; from the rounds of 1.6 M nodes an order, deals settled
+    within about 6 M nodes keep their trees, while the wins of the farmers together that
+    one farmer finishes alone settle rounds sooner."""
     cdef Pos r
     cdef int seat, v, index = NO_MOVE
     cdef uint64_t chains[3]
-    cdef uint64_t lone_key, data
+    cdef uint64_t lone_key, data, start = S.nodes, round_end = S.round_end
     cdef Py_ssize_t i
     cdef Sink sink
     for seat in range(3):
@@ -1046,15 +1102,15 @@ cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget) n
         chains[0] = chain_ranks_in(r.hands[0], &S.rs)
         chains[1] = chain_ranks_in(r.hands[1], &S.rs)
         chains[2] = 0
-        # the root's own key, so that its best move is stored for the landlord's moves
+        # the game's own key, so that its best move is stored for the landlord's moves
         lone_key = pos_key(&r, 0, False)
-        S.round_end = S.nodes + budget
+        S.round_end = min(S.nodes + budget, round_end)
         S.aborted = 0
         v = search(S, &r, -1, 1, lone_key, chains, r.current == 1)
-        S.round_end = ~(<uint64_t>0)
+        S.round_end = round_end
         if v == ABORT:
-            if S.stop[0] or S.overflow:
-                return ABORT
+            if S.stop[0] or S.overflow or S.nodes >= round_end:
+                return ABORT             # a limit, or the round's end
             S.aborted = 0                # its own budget: unknown
             continue
         if r.current != 0:
@@ -1065,16 +1121,16 @@ cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget) n
             if probe(S.tt, lone_key, &data):
                 index = <int>(data & 0xFFFF)
         else:
-            # the root's farmer passes (it is the other farmer): the pass's index
-            sink.out = S.moves
-            sink.cap = STACK_SIZE
+            # p's farmer passes (it is the other farmer): the pass's index
+            sink.out = S.moves + S.top
+            sink.cap = STACK_SIZE - S.top
             sink.n = 0
             generate(p.hands[p.current], p.table, &S.rs, &sink)
-            i = pass_index(S.moves, min(sink.n, sink.cap))
+            i = pass_index(S.moves + S.top, min(sink.n, sink.cap))
             if i >= 0:
                 index = <int>i
         v = -1 if p.current == p.landlord else 1
-        store(S.tt, key, v, EXACT, index, S.nodes)
+        store(S.tt, key, v, EXACT, index, S.nodes - start)
         return v
     return 0
 

@@ -74,9 +74,13 @@ cdef enum:
                                 # round's orders, each farmer alone against the landlord
                                 # (lone_farmer: the landlord's loss there is one of the
                                 # root's)
+    FLAG_LONE_TREE = 33554432   # three seats, win/loss mode, search_in_rounds: in the
+                                # rounds of at least lone_tree_from nodes an order, the same
+                                # games at every node below the root of at least
+                                # lone_tree_cards cards in play, lone_tree_nodes each
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 33554431
-    FLAGS_DEFAULT = 32110075    # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
+    FLAGS_ALL = 67108863
+    FLAGS_DEFAULT = 65664507    # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
                                 # the history)
 
 cdef enum:

@@ -49,6 +49,11 @@ ctypedef struct Searcher:
     int overflow            # the move stack ran out (a position too wide: unknown)
     int score_mode
     int spring              # the rules count a spring
+    uint64_t lone_tree      # FLAG_LONE_TREE: the nodes of each farmer-alone game asked in
+                            # the tree in this round of search_in_rounds (0: none)
+    uint64_t lone_tree_from # the rounds that ask them: at least this many nodes an order
+    uint64_t lone_tree_nodes    # the nodes of each game there
+    int lone_tree_cards     # the fewest cards in play at a node that asks them
     int noise               # lazy SMP: this thread's ordering perturbation (0: none)
     int flags               # the shortcuts switched on (FLAG_* of solver.pyx; tests turn
                             # them off to cross-check the search)
