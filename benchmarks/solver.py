@@ -189,8 +189,12 @@ def solve_all(request: dict[str, Any]) -> dict[str, Any]:
             line=False,
         )
         cpu = time.process_time() - cpu
+        settled = result.score if request.get("score", False) else result.value
         results.append(
             {
+                # score mode settles the verdict first: a position counts as settled once
+                # its score is
+                "settled": settled is not None,
                 "value": result.value,
                 "score": result.score,
                 "seconds": result.seconds,
@@ -232,9 +236,9 @@ def run_size(texts: list[str], args: argparse.Namespace, score: bool = False) ->
 
 def summarise(label: str, answer: dict[str, Any], limit: float, clock: str) -> dict[str, Any]:
     results = answer["results"]
-    unknown = sum(1 for r in results if r["value"] is None)
+    unknown = sum(1 for r in results if not r["settled"])
     key = "cpu" if clock == "cpu" else "seconds"
-    times = [r[key] if r["value"] is not None else limit for r in results]
+    times = [r[key] if r["settled"] else limit for r in results]
     nodes = sum(r["nodes"] for r in results)
     seconds = sum(r[key] for r in results)
     return {

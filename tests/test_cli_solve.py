@@ -292,6 +292,19 @@ def test_stored_values_are_checked_and_summed_up(
     assert status == 2 and err == f"error: '{path}', line 2: longer than 10,000 characters\n"
 
 
+def test_score_unknown_after_the_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    # deal 1 of benchmarks/positions/deal-three-score.txt: the verdict within 1,000,000
+    # nodes, the score not (about 9,500,000)
+    position = (
+        "3456777899TTJJQQK222/3344466889TJJQKKA/35556789TQKAAA2XD landlord=0 turn=0 kitty=392"
+    )
+    status, out, _ = solve_cli(capsys, position, "--score", "--node-limit", "1000000")
+    assert status == 0
+    assert field(out, "verdict") == "loss for the side to act, the landlord (seat 0)"
+    assert field(out, "score") == "unknown: --node-limit 1000000 stopped the search"
+    assert field(out, "best") != "None" and "\nline " not in out
+
+
 def test_stored_scores_are_checked_with_score(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

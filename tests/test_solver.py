@@ -433,6 +433,29 @@ def test_score_mode_counts_bombs_and_spring() -> None:
     assert [str(move) for move in result.line][:1] in (["3333"], ["33334"])
 
 
+# deal 1 of benchmarks/positions/deal-three-score.txt: its verdict (-1) settles in about
+# 300,000 nodes, its score (-2) in about 9,500,000
+DEAL_1 = (
+    "3456777899TTJJQQK222/3344466889TJJQKKA/35556789TQKAAA2XD landlord=0 turn=0 kitty=392 "
+    "rules=classic"
+)
+
+
+def test_score_mode_keeps_the_verdict_its_limits_leave() -> None:
+    # score mode settles the verdict first: limits that stop the score's search after it
+    # leave value and move (the verdict's), no score and no line
+    game = ddz.Position.parse(DEAL_1).game()
+    result = ddz.solve(game, score=True, node_limit=1_000_000)
+    assert result.value == -1 and result.score is None and result.line == ()
+    assert result.move in game.legal_actions()
+    assert result.nodes <= 1_000_001
+    assert ddz.solve(game, node_limit=1_000_000, line=False).value == -1
+    unsettled = ddz.solve(game, score=True, node_limit=100_000)
+    assert unsettled.value is None and unsettled.move is None
+    moves = ddz.Solver(game.rules).analyse(game, score=True, node_limit=200_000)
+    assert any(entry.value is not None and entry.score is None for entry in moves)
+
+
 def test_boundary() -> None:
     game = ddz.Game(seed=1)  # bidding
     with pytest.raises(ValueError, match="play phase"):

@@ -184,6 +184,41 @@ def test_score_mode_with_bombs_agrees_with_minimax(game: ddz.Game | None) -> Non
     )
 
 
+FLAG_SCORE_BOMBS = 67108864  # solver_order.pxd
+
+
+def test_bombs_played_first_bound_the_score(core_flags: int) -> None:
+    # FLAG_SCORE_BOMBS: a side that plays the bombs nobody answers, then wins statically,
+    # wins by at least 1 + those bombs (+ a spring where no opponent plays again): the
+    # scores with the bound as without it and as the minimax's, and the bound must change
+    # the search on some positions (it fires)
+    rng = random.Random(24)
+    compared = fired = 0
+    for _ in range(400):
+        cards = list(DECK)
+        rng.shuffle(cards)
+        game = bomb_position(
+            cards,
+            rng.choice(["7", "K", "2", "XD"]),
+            rng.randint(0, 2),
+            (rng.randint(1, 3), rng.randint(1, 3), rng.randint(1, 3)),
+            rng.randint(0, 2),
+            rng.random() < 0.5,
+            rng.randint(0, 8),
+        )
+        if game is None:
+            continue
+        core._set_flags(core_flags | FLAG_SCORE_BOMBS)
+        bound = ddz.Solver(RULES, memory_mb=1).solve(game, score=True, line=False)
+        core._set_flags(core_flags & ~FLAG_SCORE_BOMBS)
+        plain = ddz.Solver(RULES, memory_mb=1).solve(game, score=True, line=False)
+        assert bound.score == plain.score, (game.hands, game.table)
+        assert bound.score == reference.value_for_side_to_act(game, score=True)
+        compared += 1
+        fired += bound.nodes != plain.nodes
+    assert compared >= 300 and fired >= 100, (compared, fired)
+
+
 FLAG_ROUNDS = 16384  # solver_order.pxd
 
 

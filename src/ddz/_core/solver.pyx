@@ -364,6 +364,24 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     # a leader that splits its hand into unanswerable moves and one more
     if not early_static:
         load_side_opponents(S.flags, p, &opponents)  # the tests, ordering
+    if S.score_mode and not statics and S.flags & FLAG_SCORE_BOMBS:
+        # a window asking more than a win: the bombs nobody answers, played first, then a
+        # static win (bombs_first_win) give a lower bound, with a spring where it is still
+        # possible and the static win needs no covered play (no opponent plays again)
+        k = -1
+        v = 1 + spring_open(S, p)
+        if v == 2:
+            k = bombs_first_win(&S.rs, S.statics, p, &opponents, moves, n, moves + n,
+                                sink.cap - n, max(beta - 2, 1 if base == 0 else 0), True,
+                                &index)
+        if k < 0:
+            v = 1
+            k = bombs_first_win(&S.rs, S.statics, p, &opponents, moves, n, moves + n,
+                                sink.cap - n, max(beta - 1, 1 if base == 0 else 0), False,
+                                &index)
+        if k >= 0 and v + k >= beta:
+            store(S.tt, key, v + k, LOWER, index if index >= 0 else NO_MOVE, 1)
+            return v + k
     if base == 0 and p.table == 0 and statics and \
             static_win(&S.rs, S.statics, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET,
                        &move):

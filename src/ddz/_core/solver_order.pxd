@@ -78,9 +78,13 @@ cdef enum:
                                 # rounds of at least lone_tree_from nodes an order, the same
                                 # games at every node below the root of at least
                                 # lone_tree_cards cards in play, lone_tree_nodes each
+    FLAG_SCORE_BOMBS = 67108864 # score mode: a side that plays bombs nobody answers, then
+                                # wins statically, wins by at least 1 + those bombs (+ a
+                                # spring): a lower bound where a win alone is not enough
+                                # (bombs_first_win)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 67108863
-    FLAGS_DEFAULT = 65664507    # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
+    FLAGS_ALL = 134217727
+    FLAGS_DEFAULT = 132773371    # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
                                 # the history)
 
 cdef enum:

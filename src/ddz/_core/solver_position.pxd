@@ -144,22 +144,24 @@ cdef inline void play(Pos* p, uint64_t move) noexcept nogil:
     p.current = next_seat
 
 
+cdef inline int spring_open(const Searcher* S, const Pos* p) noexcept nogil:
+    """1 where the side to act, ending the game with no opponent playing again, earns a
+    spring (terminal_value's test), else 0."""
+    if not S.spring:
+        return 0
+    if p.current == p.landlord:
+        return 1 if p.farmer_plays == 0 else 0
+    return 1 if p.landlord_plays == 1 else 0
+
+
 cdef inline int terminal_value(const Searcher* S, const Pos* p, uint64_t move) noexcept nogil:
     """The value, for the side that ends the game with move, of ending it: 1 in win/loss
     mode; 1 + the doublings it brings (the move a bomb or rocket, a spring) in score mode."""
-    cdef int doublings = 0, kind
-    cdef bint landlord = p.current == p.landlord
+    cdef int kind
     if not S.score_mode:
         return 1
     kind = code_kind(move)
-    if kind == BOMB or kind == ROCKET:
-        doublings += 1
-    if S.spring:
-        if landlord and p.farmer_plays == 0:
-            doublings += 1
-        elif not landlord and p.landlord_plays == 1:
-            doublings += 1
-    return doublings + 1
+    return 1 + (1 if kind == BOMB or kind == ROCKET else 0) + spring_open(S, p)
 
 
 cdef inline int doublings_left(const Searcher* S, const Pos* p) noexcept nogil:

@@ -488,6 +488,49 @@ cdef inline bint answer_static_win(const RuleSet* rs, StaticMemo* memo, const Po
     return False
 
 
+cdef inline int bombs_first_win(const RuleSet* rs, StaticMemo* memo, const Pos* p,
+                                const Opponents* o, const uint64_t* moves, Py_ssize_t n,
+                                uint64_t* buf, Py_ssize_t cap, int need, bint plain,
+                                int* index) noexcept nogil:
+    """Score mode (FLAG_SCORE_BOMBS): the side to act plays every bomb and rocket among its
+    legal moves[0..n) that no opponent can answer (answer_by_bombs), one after another, then
+    leads and wins by static_win (or has no cards left): the number of them it plays (the
+    doublings it brings), 0 where it leads and wins statically without them (the test at a
+    lead only), -1 where the test proves no win or finds fewer than need of them (the
+    split test is not run then). index: the first bomb's, into moves. Sound
+    as static_win is: no opponent answers any of them, so the side keeps the lead, and no
+    opponent plays a bomb or the rocket again (covered plays, which an opponent answers,
+    are allowed only where none holds one: allow_covers). plain: no covered plays either,
+    so that no opponent plays again at all, and a spring that is possible now happens (the
+    caller adds it). Why: in score mode a window that asks more than a win
+    gets no static test otherwise, and a side that holds the top bomb proves its doubling
+    only by searching to the end of the game."""
+    cdef uint64_t cards = 0
+    cdef int count = 0, kind
+    cdef Py_ssize_t i
+    cdef Opponents bare
+    index[0] = -1
+    for i in range(n):
+        kind = code_kind(moves[i])
+        if (kind == BOMB or kind == ROCKET) and \
+                answer_by_bombs(o, kind, code_rank(moves[i])) == 0:
+            if count == 0:
+                index[0] = <int>i
+            cards += code_cards(moves[i])
+            count += 1
+    if count < need or (count == 0 and p.table != 0):
+        return -1                    # an answer needs a bomb (answer_static_win tests the rest)
+    if cards == p.hands[p.current]:
+        return count                 # the last of them ends the game
+    if plain and o.room >= 0:
+        bare = o[0]
+        bare.room = -1
+        o = &bare
+    if wins_leading_after(rs, memo, p, p.current, cards, o, buf, cap):
+        return count
+    return -1
+
+
 # Answered at once (two seats, or a three-seat landlord; win/loss mode): where no single of
 # the side to act beats the opponents' highest single u, and the side holds no bomb, rocket
 # or action card, the opponent holding u (three seats: the farmer holding it, its partner

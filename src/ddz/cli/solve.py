@@ -308,8 +308,12 @@ def report(game: ddz.Game, result: SolveResult, args: argparse.Namespace) -> lis
         lines = [f"verdict  {verdict} for the side to act, {who}"]
         if result.score is not None:
             lines.append(f"score    {result.score:+d} for {who}: {_payoffs(game, result)}")
+        elif args.score:
+            # score mode settles the verdict first; the limits stopped the score's search
+            lines.append(f"score    unknown: {_limits_text(args)} stopped the search")
         lines.append(f"best     {result.move}")
-        lines.append(_wrapped("line     ", line_text(game, result.line)))
+        if not args.score or result.score is not None:
+            lines.append(_wrapped("line     ", line_text(game, result.line)))
     nodes = f"{result.nodes:,} node{'s' if result.nodes != 1 else ''}"
     lines.append(f"searched {nodes} in {result.seconds:.3f} s")
     return lines

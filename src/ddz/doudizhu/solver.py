@@ -52,7 +52,8 @@ class SolveResult:
     ``score`` (score mode only): the score the game ends with under best play, signed for the
     side to act (the winning side maximises it, the losing side minimises it): the base x
     2 per bomb and rocket played before and after x 2 for a spring; a three-seat landlord's
-    payoff is twice it.
+    payoff is twice it. Score mode settles the verdict first: where the limits stop it after
+    that, ``value`` and ``move`` are the verdict's, ``score`` is ``None`` and ``line`` empty.
     """
 
     value: int | None
@@ -162,14 +163,19 @@ class Solver:
         limits = _limits(time_limit, node_limit)
         start = time.perf_counter()
         value, code, nodes = self._search(position, score, *limits)
+        scored = score
+        if value is None and score:
+            value, code, more = self._verdict(position)
+            nodes += more
+            scored = False
         seconds = time.perf_counter() - start
         if value is None:
             return SolveResult(None, None, (), nodes, seconds)
         moves: tuple[Move, ...] = ()
-        if line:
+        if line and (scored or not score):
             moves = self._line(game, score, limits)
         final = None
-        if score:
+        if scored:
             final = (1 if value > 0 else -1) * base << (abs(value) - 1)
         return SolveResult(
             1 if value > 0 else -1,
@@ -214,10 +220,14 @@ class Solver:
                 continue
             position, child_base = self._position(child)
             value, _, _ = self._search(position, score, *limits)
+            scored = score
+            if value is None and score:
+                value, _, _ = self._verdict(position)
+                scored = False
             if value is not None and _side(child, child.current_player) != _side(game, seat):
                 value = -value
             final = None
-            if score and value is not None:
+            if scored and value is not None:
                 final = (1 if value > 0 else -1) * child_base << (abs(value) - 1)
             result.append(
                 MoveValue(move, None if value is None else (1 if value > 0 else -1), final)
@@ -324,6 +334,13 @@ class Solver:
                 return value, code, nodes
         return None, None, nodes
 
+    def _verdict(self, fields: _Fields) -> tuple[int | None, int | None, int]:
+        """After a score-mode search that its limits stopped: the win/loss verdict, which
+        that search settles first (score_by_windows) and leaves in the table, read back by a
+        win/loss search of a few nodes (``_VERDICT_NODES``); unknown where it was not
+        settled."""
+        return self._search(fields, False, 0.0, _VERDICT_NODES)
+
     def _line(self, game: Game, score: bool, limits: tuple[float, int]) -> tuple[Move, ...]:
         walk = game.copy()
         moves: list[Move] = []
@@ -337,6 +354,10 @@ class Solver:
             walk.push(move)
         return tuple(moves)
 
+
+_VERDICT_NODES = 2
+"""Nodes of the win/loss search that reads a score-mode search's verdict back from the table:
+the root's entry, one node (the limit stops the search at the second)."""
 
 _SLICE_NODES = 1 << 18
 """Nodes a search runs on the calling thread (a few tens of milliseconds) before it moves to
@@ -384,9 +405,10 @@ def solve(
 
     ``time_limit`` (seconds) and ``node_limit`` stop the search with ``value=None``;
     ``memory_mb`` bounds the transposition table; ``threads`` searches on that many threads;
-    ``score=True`` solves for the exact score instead (bombs, rocket and spring doublings).
-    ``line=False`` skips the principal variation. To solve many positions of one rule set,
-    keep a :class:`Solver`: its table carries over.
+    ``score=True`` solves for the exact score as well (bombs, rocket and spring doublings):
+    the verdict first, so that limits that stop the score's search leave the verdict known
+    (``score=None``). ``line=False`` skips the principal variation. To solve many positions
+    of one rule set, keep a :class:`Solver`: its table carries over.
     """
     if not isinstance(game, Game):
         raise TypeError(f"solve takes a ddz.Game, not {type(game).__name__}")
