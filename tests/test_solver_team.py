@@ -6,6 +6,7 @@ search once no doubling can come."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -185,16 +186,13 @@ def test_score_mode_with_bombs_agrees_with_minimax(game: ddz.Game | None) -> Non
 
 
 FLAG_SCORE_BOMBS = 67108864  # solver_order.pxd
+FLAG_SCORE_BOMB_ROUNDS, FLAG_BOMBS_FIRST = 134217728, 268435456
 
 
-def test_bombs_played_first_bound_the_score(core_flags: int) -> None:
-    # FLAG_SCORE_BOMBS: a side that plays the bombs nobody answers, then wins statically,
-    # wins by at least 1 + those bombs (+ a spring where no opponent plays again): the
-    # scores with the bound as without it and as the minimax's, and the bound must change
-    # the search on some positions (it fires)
-    rng = random.Random(24)
-    compared = fired = 0
-    for _ in range(400):
+def seeded_bomb_positions(seed: int, count: int) -> Iterator[ddz.Game]:
+    """bomb_position from a seeded generator: count tries, the void ones left out."""
+    rng = random.Random(seed)
+    for _ in range(count):
         cards = list(DECK)
         rng.shuffle(cards)
         game = bomb_position(
@@ -206,8 +204,17 @@ def test_bombs_played_first_bound_the_score(core_flags: int) -> None:
             rng.random() < 0.5,
             rng.randint(0, 8),
         )
-        if game is None:
-            continue
+        if game is not None:
+            yield game
+
+
+def test_bombs_played_first_bound_the_score(core_flags: int) -> None:
+    # FLAG_SCORE_BOMBS: a side that plays the bombs nobody answers, then wins statically,
+    # wins by at least 1 + those bombs (+ a spring where no opponent plays again): the
+    # scores with the bound as without it and as the minimax's, and the bound must change
+    # the search on some positions (it fires)
+    compared = fired = 0
+    for game in seeded_bomb_positions(24, 400):
         core._set_flags(core_flags | FLAG_SCORE_BOMBS)
         bound = ddz.Solver(RULES, memory_mb=1).solve(game, score=True, line=False)
         core._set_flags(core_flags & ~FLAG_SCORE_BOMBS)
@@ -217,6 +224,32 @@ def test_bombs_played_first_bound_the_score(core_flags: int) -> None:
         compared += 1
         fired += bound.nodes != plain.nodes
     assert compared >= 300 and fired >= 100, (compared, fired)
+
+
+def test_bombs_first_in_the_rounds_agree_with_minimax(core_flags: int) -> None:
+    # FLAG_BOMBS_FIRST (a window asking more than a win tries the bombs nobody answers
+    # first) as the order, and FLAG_SCORE_BOMB_ROUNDS (the rounds of score mode take each
+    # order with it and without), the rounds made two nodes to start so that these small
+    # positions go through many: every score the minimax's, and each form changes the
+    # search on some positions
+    core._set_rounds(2, cards=0)
+    compared = ordered = rounds = 0
+    for game in seeded_bomb_positions(25, 300):
+        expected = reference.value_for_side_to_act(game, score=True)
+        found = {}
+        for name, flags in (
+            ("plain", core_flags & ~(FLAG_ROUNDS | FLAG_SCORE_BOMB_ROUNDS | FLAG_BOMBS_FIRST)),
+            ("first", (core_flags & ~(FLAG_ROUNDS | FLAG_SCORE_BOMB_ROUNDS)) | FLAG_BOMBS_FIRST),
+            ("rounds", (core_flags | FLAG_ROUNDS | FLAG_SCORE_BOMB_ROUNDS) & ~FLAG_BOMBS_FIRST),
+            ("rounds without", (core_flags | FLAG_ROUNDS) & ~FLAG_SCORE_BOMB_ROUNDS),
+        ):
+            core._set_flags(flags)
+            found[name] = ddz.Solver(RULES, memory_mb=1).solve(game, score=True, line=False)
+            assert found[name].score == expected, (name, game.hands, game.table)
+        compared += 1
+        ordered += found["first"].nodes != found["plain"].nodes
+        rounds += found["rounds"].nodes != found["rounds without"].nodes
+    assert compared >= 200 and ordered >= 10 and rounds >= 100, (compared, ordered, rounds)
 
 
 FLAG_ROUNDS = 16384  # solver_order.pxd

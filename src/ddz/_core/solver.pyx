@@ -455,6 +455,15 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         store(S.tt, key, -1, EXACT, NO_MOVE, 1)
         return -1
     order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
+    if S.score_mode and beta > 1 and S.flags & FLAG_BOMBS_FIRST:
+        # a window asking more than a win: the bombs and rocket nobody answers first (each
+        # a doubling that keeps the lead), after the table's move
+        for j in range(m):
+            index = order[j]
+            kind = code_kind(moves[index])
+            if index != tt_index and (kind == BOMB or kind == ROCKET) and \
+                    answer_by_bombs(&opponents, kind, code_rank(moves[index])) == 0:
+                scores[index] = 1 << 28
     keys = S.keys + base
     # FLAG_TWO_ETC: the children's keys at a node expected won too, for the cutoff below
     etc = p.players == 2 and not S.score_mode and S.flags & FLAG_TWO_ETC
@@ -874,6 +883,8 @@ cdef class SolverCore:
         S.aborted = 0
         S.overflow = 0
         S.score_mode = score_mode
+        S.verdict = 0
+        S.verdict_found = 0
         S.spring = self.spring
         S.noise = thread * 7919
         S.lone_tree = 0
@@ -907,6 +918,17 @@ cdef class SolverCore:
         if thread == 0 or not S.aborted:
             self.stop_flag[0] = 1                # the helpers may stop
         return value, best if found else None, S.nodes, False
+
+    def verdict(self, int thread=0):
+        """(value, move code or None) of the win/loss verdict that the last score-mode solve
+        on searcher thread settled before its score's search (value None: none settled):
+        the answer of a solve its limits stopped after the verdict."""
+        if not 0 <= thread < self.nthreads:
+            raise ValueError(f"thread must be 0..{self.nthreads - 1}")
+        S = self.searchers[thread]
+        if S.verdict == 0:
+            return None, None
+        return S.verdict, S.verdict_move if S.verdict_found else None
 
     def request_stop(self):
         self.stop_flag[0] = 1
@@ -1005,6 +1027,8 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
     history)."""
     cdef int flags = S.flags, noise = S.noise, v, k
     cdef int orders = S.round_orders if p.players == 3 else 2
+    if S.score_mode and p.players == 3 and flags & FLAG_SCORE_BOMB_ROUNDS:
+        orders *= 2                  # each again with FLAG_BOMBS_FIRST switched
     cdef uint64_t budget = S.round_first
     while True:
         for k in range(orders):
@@ -1031,6 +1055,8 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
                     S.flags ^= FLAG_FEED
             if k & 2:
                 S.flags ^= FLAG_FEED
+            if k & 4:
+                S.flags ^= FLAG_BOMBS_FIRST
             S.round_end = S.nodes + budget
             S.aborted = 0
             S.lone_tree = S.lone_tree_nodes if (flags & FLAG_LONE_TREE and not S.score_mode
@@ -1171,6 +1197,9 @@ cdef int score_by_windows(Searcher* S, Pos* p, const uint64_t* chains, uint64_t*
     if sign == ABORT:
         return ABORT
     best[0] = root_move(S, p, pos_key(p, 0, False), found)
+    S.verdict = sign
+    S.verdict_move = best[0]
+    S.verdict_found = found[0]
     if sign > 0:
         bound = 1                        # the value is at least this
         while True:

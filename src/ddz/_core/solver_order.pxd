@@ -82,9 +82,13 @@ cdef enum:
                                 # wins statically, wins by at least 1 + those bombs (+ a
                                 # spring): a lower bound where a win alone is not enough
                                 # (bombs_first_win)
+    FLAG_SCORE_BOMB_ROUNDS = 134217728  # score mode, search_in_rounds: every order of the
+                                # rounds taken again with FLAG_BOMBS_FIRST switched
+    FLAG_BOMBS_FIRST = 268435456    # score mode: a window asking more than a win tries the
+                                # bombs and rocket nobody answers first (an order)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 134217727
-    FLAGS_DEFAULT = 132773371    # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
+    FLAGS_ALL = 536870911
+    FLAGS_DEFAULT = 266991099    # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
                                 # the history)
 
 cdef enum:

@@ -48,6 +48,11 @@ ctypedef struct Searcher:
     int aborted
     int overflow            # the move stack ran out (a position too wide: unknown)
     int score_mode
+    int verdict             # score mode: the root's win/loss value once score_by_windows has
+                            # settled it in this solve (0: not yet), so that a solve its
+                            # limits stop before the score still answers it
+    uint64_t verdict_move   # the root's best move for it (verdict_found: one is known)
+    int verdict_found
     int spring              # the rules count a spring
     uint64_t lone_tree      # FLAG_LONE_TREE: the nodes of each farmer-alone game asked in
                             # the tree in this round of search_in_rounds (0: none)

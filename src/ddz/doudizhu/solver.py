@@ -165,8 +165,7 @@ class Solver:
         value, code, nodes = self._search(position, score, *limits)
         scored = score
         if value is None and score:
-            value, code, more = self._verdict(position)
-            nodes += more
+            value, code = self._verdict()
             scored = False
         seconds = time.perf_counter() - start
         if value is None:
@@ -222,7 +221,7 @@ class Solver:
             value, _, _ = self._search(position, score, *limits)
             scored = score
             if value is None and score:
-                value, _, _ = self._verdict(position)
+                value, _ = self._verdict()
                 scored = False
             if value is not None and _side(child, child.current_player) != _side(game, seat):
                 value = -value
@@ -334,12 +333,18 @@ class Solver:
                 return value, code, nodes
         return None, None, nodes
 
-    def _verdict(self, fields: _Fields) -> tuple[int | None, int | None, int]:
-        """After a score-mode search that its limits stopped: the win/loss verdict, which
-        that search settles first (score_by_windows) and leaves in the table, read back by a
-        win/loss search of a few nodes (``_VERDICT_NODES``); unknown where it was not
-        settled."""
-        return self._search(fields, False, 0.0, _VERDICT_NODES)
+    def _verdict(self) -> tuple[int | None, int | None]:
+        """After a score-mode search that its limits stopped: the win/loss verdict (value,
+        move code) which that search settled first, on any of its threads; unknown where
+        none did, or where ``stop()`` ended the call (its searches may not have run, and a
+        stopped call answers unknown)."""
+        if self._stopping:
+            return None, None
+        for thread in range(self._core.threads):
+            value, code = self._core.verdict(thread)
+            if value is not None:
+                return value, code
+        return None, None
 
     def _line(self, game: Game, score: bool, limits: tuple[float, int]) -> tuple[Move, ...]:
         walk = game.copy()
@@ -354,10 +359,6 @@ class Solver:
             walk.push(move)
         return tuple(moves)
 
-
-_VERDICT_NODES = 2
-"""Nodes of the win/loss search that reads a score-mode search's verdict back from the table:
-the root's entry, one node (the limit stops the search at the second)."""
 
 _SLICE_NODES = 1 << 18
 """Nodes a search runs on the calling thread (a few tens of milliseconds) before it moves to
