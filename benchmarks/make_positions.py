@@ -229,7 +229,7 @@ def _write_deals(
 
 
 # the whole deals whose exact scores are written: (kind, the deals, the node budget)
-DEAL_SCORES = {"three": (24, 40_000_000), "two": (100, 8_000_000)}
+DEAL_SCORES = {"three": (100, 40_000_000), "two": (100, 8_000_000)}
 
 
 def write_deal_scores(out: Path, kind: str) -> None:

@@ -1019,7 +1019,9 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
     proved, whatever their order. Score mode's null windows go the same way. Why: which
     order settles a whole deal quickly varies from deal to deal, 20 times either way (the
     history), and the rounds pay at most a few times the better order's nodes instead of
-    the worse's. After each round of the orders, in win/loss mode, each farmer's game alone
+    the worse's. In score mode (FLAG_SCORE_BOMB_ROUNDS) each order is taken twice a round,
+    the second time with FLAG_BOMBS_FIRST switched: which of the two settles a score sooner
+    varies from deal to deal too. After each round of the orders, in win/loss mode, each farmer's game alone
     against the landlord within LONE_BUDGET times the round's budget (lone_farmer,
     FLAG_LONE_FARMER): the landlord wins most of those games within a few thousand nodes,
     kept in the table from then on, while a game it loses is a two-seat proof of 1-8 M

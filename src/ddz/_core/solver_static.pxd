@@ -497,14 +497,14 @@ cdef inline int bombs_first_win(const RuleSet* rs, StaticMemo* memo, const Pos* 
     leads and wins by static_win (or has no cards left): the number of them it plays (the
     doublings it brings), 0 where it leads and wins statically without them (the test at a
     lead only), -1 where the test proves no win or finds fewer than need of them (the
-    split test is not run then). index: the first bomb's, into moves. Sound
-    as static_win is: no opponent answers any of them, so the side keeps the lead, and no
-    opponent plays a bomb or the rocket again (covered plays, which an opponent answers,
-    are allowed only where none holds one: allow_covers). plain: no covered plays either,
-    so that no opponent plays again at all, and a spring that is possible now happens (the
-    caller adds it). Why: in score mode a window that asks more than a win
-    gets no static test otherwise, and a side that holds the top bomb proves its doubling
-    only by searching to the end of the game."""
+    split test is not run then). index: the first bomb's, into moves. Sound as static_win
+    is: no opponent answers any of them, so the side keeps the lead, and no opponent plays
+    a bomb or the rocket again (covered plays, which an opponent answers, are allowed only
+    where none holds one: allow_covers). plain: no covered plays either, so that no
+    opponent plays again at all, and a spring that is possible now happens (the caller adds
+    it). Why: in score mode a window that asks more than a win gets no static test
+    otherwise, and a side that holds the top bomb proves its doubling only by searching to
+    the end of the game."""
     cdef uint64_t cards = 0
     cdef int count = 0, kind
     cdef Py_ssize_t i
@@ -519,7 +519,7 @@ cdef inline int bombs_first_win(const RuleSet* rs, StaticMemo* memo, const Pos* 
             cards += code_cards(moves[i])
             count += 1
     if count < need or (count == 0 and p.table != 0):
-        return -1                    # an answer needs a bomb (answer_static_win tests the rest)
+        return -1                    # too few, or an answer without a bomb (answer_static_win's)
     if cards == p.hands[p.current]:
         return count                 # the last of them ends the game
     if plain and o.room >= 0:
