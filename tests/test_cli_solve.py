@@ -303,6 +303,10 @@ def test_score_unknown_after_the_verdict(capsys: pytest.CaptureFixture[str]) -> 
     assert field(out, "verdict") == "loss for the side to act, the landlord (seat 0)"
     assert field(out, "score") == "unknown: --node-limit 1000000 stopped the search"
     assert field(out, "best") != "None" and "\nline " not in out
+    limits = ("--score", "--node-limit", "1000000", "--json")
+    status, out, _ = solve_cli(capsys, position, *limits)
+    record = json.loads(out)
+    assert status == 0 and (record["value"], record["score"], record["line"]) == (-1, None, [])
 
 
 def test_stored_scores_are_checked_with_score(

@@ -412,7 +412,7 @@ def run(args: argparse.Namespace) -> int:
             solved = result.score if args.score else value
             tally.add(value, entry.stored, result.seconds, result.nodes, solved=solved)
             if args.json:
-                record = _result_record(position, result)
+                record = _result_record(position, result, args.score)
             else:
                 lines = report(game, result, args)
         if args.json:
@@ -451,7 +451,9 @@ def _stored_line(solved: int | None, stored: int, score: bool = False) -> str:
     return text + (" (agrees)" if solved == stored else " (DISAGREES with the search)")
 
 
-def _result_record(position: ddz.Position, result: SolveResult) -> dict[str, object]:
+def _result_record(
+    position: ddz.Position, result: SolveResult, score: bool = False
+) -> dict[str, object]:
     record: dict[str, object] = {
         "position": str(position),
         "value": result.value,
@@ -460,8 +462,8 @@ def _result_record(position: ddz.Position, result: SolveResult) -> dict[str, obj
         "nodes": result.nodes,
         "seconds": round(result.seconds, 6),
     }
-    if result.score is not None:
-        record["score"] = result.score
+    if score or result.score is not None:
+        record["score"] = result.score  # null: the limits stopped the score's search
     return record
 
 
