@@ -9,7 +9,7 @@ with every hand known at 12..33 cards; the landlord (seat 0) leads. Whole deals
 (seed 0), each searched within a node budget (``DEALS``, ``DEALS_LATER``); a deal not
 settled within it is written as ``?``, never guessed. Whole-deal scores
 (``deal-three-score``, ``deal-two-score``): the same deals solved with ``score=True``
-(``DEAL_SCORES``; three seats: those open within the node budget solved again within 60 s),
+(``DEAL_SCORES``; those open within the node budget solved again within 60 s),
 each value the exact score for the side to act. Puzzles: the public
 two-seat endgame puzzles in ``PUZZLES`` below, each with where it was published and the
 verdict published with it.
@@ -243,9 +243,9 @@ def _write_deals(
 
 
 # the whole deals whose exact scores are written: (kind, the deals, the node budget, the
-# seconds of a second solve of those it leaves open, or None: the benchmark's target for a
+# seconds of a second solve of those it leaves open, or None; the benchmark's target for a
 # three-seat score is a minute of one core)
-DEAL_SCORES = {"three": (100, 40_000_000, 60.0), "two": (100, 8_000_000, None)}
+DEAL_SCORES = {"three": (100, 40_000_000, 60.0), "two": (100, 8_000_000, 60.0)}
 
 
 def write_deal_scores(out: Path, kind: str) -> None:
