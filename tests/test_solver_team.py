@@ -1,7 +1,8 @@
 """The three-seat team shortcuts of the solver against the slow minimax of
 tests/solver_reference.py: the farmers' static win through the partner (a farmer passes to,
-or leads under, a partner that then wins statically) and score mode's switch to the win/loss
-search once no doubling can come."""
+or leads under, a partner that then wins statically), score mode's switch to the win/loss
+search once no doubling can come, and its bombs nobody answers, played first as a bound and
+tried first as an order."""
 
 from __future__ import annotations
 
@@ -185,7 +186,8 @@ def test_score_mode_with_bombs_agrees_with_minimax(game: ddz.Game | None) -> Non
     )
 
 
-FLAG_SCORE_BOMBS = 67108864  # solver_order.pxd
+FLAG_ROUNDS = 16384  # solver_order.pxd
+FLAG_SCORE_BOMBS = 67108864
 FLAG_SCORE_BOMB_ROUNDS, FLAG_BOMBS_FIRST = 134217728, 268435456
 
 
@@ -250,9 +252,6 @@ def test_bombs_first_in_the_rounds_agree_with_minimax(core_flags: int) -> None:
         ordered += found["first"].nodes != found["plain"].nodes
         rounds += found["rounds"].nodes != found["rounds without"].nodes
     assert compared >= 200 and ordered >= 10 and rounds >= 100, (compared, ordered, rounds)
-
-
-FLAG_ROUNDS = 16384  # solver_order.pxd
 
 
 def test_rounds_of_two_move_orders_agree_with_minimax(core_flags: int) -> None:
