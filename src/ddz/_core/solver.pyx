@@ -368,20 +368,11 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         # a window asking more than a win: the bombs nobody answers, played first, then a
         # static win (bombs_first_win) give a lower bound, with a spring where it is still
         # possible and the static win needs no covered play (no opponent plays again)
-        k = -1
-        v = 1 + spring_open(S, p)
-        if v == 2:
-            k = bombs_first_win(&S.rs, S.statics, p, &opponents, moves, n, moves + n,
-                                sink.cap - n, max(beta - 2, 1 if base == 0 else 0), True,
-                                &index)
-        if k < 0:
-            v = 1
-            k = bombs_first_win(&S.rs, S.statics, p, &opponents, moves, n, moves + n,
-                                sink.cap - n, max(beta - 1, 1 if base == 0 else 0), False,
-                                &index)
-        if k >= 0 and v + k >= beta:
-            store(S.tt, key, v + k, LOWER, index if index >= 0 else NO_MOVE, 1)
-            return v + k
+        v = bombs_first_win(&S.rs, S.statics, p, &opponents, moves, n, moves + n,
+                            sink.cap - n, beta, spring_open(S, p), base == 0, &index)
+        if v > 0:
+            store(S.tt, key, v, LOWER, index if index >= 0 else NO_MOVE, 1)
+            return v
     if base == 0 and p.table == 0 and statics and \
             static_win(&S.rs, S.statics, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET,
                        &move):
@@ -460,9 +451,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         # a doubling that keeps the lead), after the table's move
         for j in range(m):
             index = order[j]
-            kind = code_kind(moves[index])
-            if index != tt_index and (kind == BOMB or kind == ROCKET) and \
-                    answer_by_bombs(&opponents, kind, code_rank(moves[index])) == 0:
+            if index != tt_index and unanswered_bomb(&opponents, moves[index]):
                 scores[index] = 1 << 28
     keys = S.keys + base
     # FLAG_TWO_ETC: the children's keys at a node expected won too, for the cutoff below

@@ -488,47 +488,60 @@ cdef inline bint answer_static_win(const RuleSet* rs, StaticMemo* memo, const Po
     return False
 
 
+cdef inline bint unanswered_bomb(const Opponents* o, uint64_t move) noexcept nogil:
+    """Is move a bomb or the rocket that no opponent can answer (answer_by_bombs)?"""
+    cdef int kind = code_kind(move)
+    return (kind == BOMB or kind == ROCKET) and answer_by_bombs(o, kind, code_rank(move)) == 0
+
+
 cdef inline int bombs_first_win(const RuleSet* rs, StaticMemo* memo, const Pos* p,
                                 const Opponents* o, const uint64_t* moves, Py_ssize_t n,
-                                uint64_t* buf, Py_ssize_t cap, int need, bint plain,
-                                int* index) noexcept nogil:
+                                uint64_t* buf, Py_ssize_t cap, int beta, bint spring,
+                                bint need_bomb, int* index) noexcept nogil:
     """Score mode (FLAG_SCORE_BOMBS): the side to act plays every bomb and rocket among its
-    legal moves[0..n) that no opponent can answer (answer_by_bombs), one after another, then
-    leads and wins by static_win (or has no cards left): the number of them it plays (the
-    doublings it brings), 0 where it leads and wins statically without them (the test at a
-    lead only), -1 where the test proves no win or finds fewer than need of them (the
-    split test is not run then). index: the first bomb's, into moves. Sound as static_win
-    is: no opponent answers any of them, so the side keeps the lead, and no opponent plays
-    a bomb or the rocket again (covered plays, which an opponent answers, are allowed only
-    where none holds one: allow_covers). plain: no covered plays either, so that no
-    opponent plays again at all, and a spring that is possible now happens (the caller adds
-    it). Why: in score mode a window that asks more than a win gets no static test
+    legal moves[0..n) that no opponent can answer (unanswered_bomb), one after another, then
+    leads and wins by static_win (or has no cards left): a lower bound of its score, 1 + the
+    bombs it plays, + 1 where spring (a spring is still possible) and the static win holds
+    no covered play; 0 where that bound would stay below beta, or the test proves no win
+    (the split test is not run where the bound could not reach beta). Without a bomb the test
+    is a lead's plain static win; need_bomb (the root, whose best move is read back) asks for
+    one. index: the first bomb's, into moves. Sound as static_win is: no opponent answers any
+    of the bombs, so the side keeps the lead, and no opponent plays a bomb or the rocket
+    again (covered plays, which an opponent answers, are allowed only where none holds one:
+    allow_covers); without covered plays no opponent plays again at all, and the spring
+    happens. Why: in score mode a window that asks more than a win gets no static test
     otherwise, and a side that holds the top bomb proves its doubling only by searching to
     the end of the game."""
     cdef uint64_t cards = 0
-    cdef int count = 0, kind
+    cdef int count = 0
     cdef Py_ssize_t i
     cdef Opponents bare
+    cdef const Opponents* plain = o
     index[0] = -1
     for i in range(n):
-        kind = code_kind(moves[i])
-        if (kind == BOMB or kind == ROCKET) and \
-                answer_by_bombs(o, kind, code_rank(moves[i])) == 0:
+        if unanswered_bomb(o, moves[i]):
             if count == 0:
                 index[0] = <int>i
             cards += code_cards(moves[i])
             count += 1
-    if count < need or (count == 0 and p.table != 0):
-        return -1                    # too few, or an answer without a bomb (answer_static_win's)
-    if cards == p.hands[p.current]:
-        return count                 # the last of them ends the game
-    if plain and o.room >= 0:
-        bare = o[0]
-        bare.room = -1
-        o = &bare
-    if wins_leading_after(rs, memo, p, p.current, cards, o, buf, cap):
-        return count
-    return -1
+    if count == 0 and (need_bomb or p.table != 0):
+        return 0                     # an answer without a bomb is answer_static_win's
+    if spring and 2 + count >= beta:
+        if cards == p.hands[p.current]:
+            return 2 + count         # the last of them ends the game
+        if o.room >= 0:
+            bare = o[0]
+            bare.room = -1           # no covered play
+            plain = &bare
+        if wins_leading_after(rs, memo, p, p.current, cards, plain, buf, cap):
+            return 2 + count
+        if plain == o:
+            return 0                 # the test below would be this one again
+    if 1 + count >= beta:
+        if cards == p.hands[p.current] or \
+                wins_leading_after(rs, memo, p, p.current, cards, o, buf, cap):
+            return 1 + count
+    return 0
 
 
 # Answered at once (two seats, or a three-seat landlord; win/loss mode): where no single of

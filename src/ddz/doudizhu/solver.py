@@ -162,11 +162,7 @@ class Solver:
         position, base = self._position(game)
         limits = _limits(time_limit, node_limit)
         start = time.perf_counter()
-        value, code, nodes = self._search(position, score, *limits)
-        scored = score
-        if value is None and score:
-            value, code = self._verdict()
-            scored = False
+        value, code, nodes, scored = self._settle(position, score, limits)
         seconds = time.perf_counter() - start
         if value is None:
             return SolveResult(None, None, (), nodes, seconds)
@@ -218,11 +214,7 @@ class Solver:
                 result.append(MoveValue(move, sign, sign * child.multiplier if score else None))
                 continue
             position, child_base = self._position(child)
-            value, _, _ = self._search(position, score, *limits)
-            scored = score
-            if value is None and score:
-                value, _ = self._verdict()
-                scored = False
+            value, _, _, scored = self._settle(position, score, limits)
             if value is not None and _side(child, child.current_player) != _side(game, seat):
                 value = -value
             final = None
@@ -332,6 +324,18 @@ class Solver:
             if value is not None:
                 return value, code, nodes
         return None, None, nodes
+
+    def _settle(
+        self, fields: _Fields, score: bool, limits: tuple[float, int]
+    ) -> tuple[int | None, int | None, int, bool]:
+        """``_search``, and in score mode, where the limits stopped the score's search after
+        the verdict, that verdict: ``(value, move code, nodes, scored)``, ``scored`` whether
+        ``value`` is a score (else a verdict, or unknown)."""
+        value, code, nodes = self._search(fields, score, *limits)
+        if value is None and score:
+            value, code = self._verdict()
+            return value, code, nodes, False
+        return value, code, nodes, score
 
     def _verdict(self) -> tuple[int | None, int | None]:
         """After a score-mode search that its limits stopped: the win/loss verdict (value,
