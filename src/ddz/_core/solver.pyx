@@ -23,7 +23,9 @@ farmer's turn: then the value is not negated), in C without the GIL:
   hand's above every opponent's, while no opposing seat can go out answering them
   (``allow_covers``; two seats too, FLAG_TWO_COVERS); each searcher memoises the
   verdicts of those tests' split searches (``StaticMemo``: they depend on the hand and the
-  opposing cards alone, so the trees stay the same);
+  opposing cards alone, so the trees stay the same); Uno the Landlord's Skips and Reverses
+  beat nothing, so those two tests judge the opposing cards without them where every
+  opposing seat keeps other cards it could not shed on the way (``line_opponents``);
 * three seats, at nodes expected lost: a side loses at once where each move it would
   search meets an opposing seat's ready answer, one that empties its hand or that nobody
   answers, after which its hand passes static_win (``lord_static_loss`` for the
@@ -277,7 +279,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef uint64_t most_nodes = 0, before
     cdef int alpha0 = alpha
     cdef Pos child
-    cdef Opponents opponents, others_cards
+    cdef Opponents opponents, others_cards, line
     cdef Opponents seat_cards[3]
     cdef const Opponents* seats = NULL
     cdef const Opponents* others = NULL
@@ -338,8 +340,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         # a win needs none of them (the table keeps no best move for it; the root, whose
         # best move is read back, tests it below)
         load_side_opponents(S.flags, p, &opponents)
-        if static_win(&S.rs, S.statics, p, &opponents, moves, STACK_SIZE - base, STATIC_BUDGET,
-                      NULL):
+        if static_win(&S.rs, S.statics, p, line_opponents(p, &opponents, &line), moves,
+                      STACK_SIZE - base, STATIC_BUDGET, NULL):
             store(S.tt, key, 1, won, NO_MOVE, 1)
             return 1
     sink.out = moves
@@ -374,8 +376,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             store(S.tt, key, v, LOWER, index if index >= 0 else NO_MOVE, 1)
             return v
     if base == 0 and p.table == 0 and statics and \
-            static_win(&S.rs, S.statics, p, &opponents, moves + n, sink.cap - n, STATIC_BUDGET,
-                       &move):
+            static_win(&S.rs, S.statics, p, line_opponents(p, &opponents, &line), moves + n,
+                       sink.cap - n, STATIC_BUDGET, &move):
         for i in range(n):
             if moves[i] == move:
                 best_index = <int>i
@@ -383,8 +385,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         store(S.tt, key, 1, won, best_index, 1)
         return 1
     if p.table != 0 and statics and \
-            answer_static_win(&S.rs, S.statics, p, &opponents, moves, n, moves + n,
-                              sink.cap - n, &index):
+            answer_static_win(&S.rs, S.statics, p, line_opponents(p, &opponents, &line),
+                              moves, n, moves + n, sink.cap - n, &index):
         store(S.tt, key, 1, won, index, 1)
         return 1
     if p.players == 3 and p.current != p.landlord and statics and \
@@ -819,14 +821,14 @@ cdef class SolverCore:
         FLAG_COVERS where the flags allow them), or None where the test finds none; for
         the tests, which check it wins. Validated like solve."""
         cdef Pos pos
-        cdef Opponents o
+        cdef Opponents o, line
         cdef _HookStack stack
         cdef uint64_t first = 0
         self.check_position(hands, 0, -1, current, landlord, 1, 0, &pos)
         stack = _HookStack()
         load_side_opponents(search_flags, &pos, &o)
-        if static_win(&self.rs, NULL, &pos, &o, stack.moves, STACK_SIZE, STATIC_BUDGET,
-                      &first):
+        if static_win(&self.rs, NULL, &pos, line_opponents(&pos, &o, &line), stack.moves,
+                      STACK_SIZE, STATIC_BUDGET, &first):
             return first
         return None
 

@@ -104,6 +104,12 @@ cdef inline bint holds_actions(uint64_t cards) noexcept nogil:
     return count_of(cards, SKIP_CARD) != 0 or count_of(cards, REVERSE_CARD) != 0
 
 
+cdef inline uint64_t without_actions(uint64_t cards) noexcept nogil:
+    """The cards but their Skip and Reverse cards."""
+    return cards - digit(SKIP_CARD, count_of(cards, SKIP_CARD)) \
+        - digit(REVERSE_CARD, count_of(cards, REVERSE_CARD))
+
+
 cdef inline bint ends_game(const Pos* p, uint64_t move) noexcept nogil:
     """Does the player to act end the game with move (out of cards, or down to the let)?"""
     cdef uint64_t rest

@@ -164,6 +164,43 @@ cdef inline void allow_covers(Opponents* o) noexcept nogil:
     o.room = fewest - 1
 
 
+# Action cards on the static win's line (Uno the Landlord): an opposing seat's Skip or
+# Reverse beats nothing (the move on the table stays), so against a move no opposing seat
+# answers by its other cards the side keeps the lead as before: whatever Skips and
+# Reverses are played, the turn comes back to the move's maker after a pass or a Skip and
+# it leads again (a Reverse passes over the maker and flips the order, which the line does
+# not depend on). What action cards do change: an opposing seat sheds them, one a turn, so
+# a seat holding nothing else could go out on the way. Hence line_opponents: where every
+# opposing seat holds more cards other than action cards than it needs to win (none, or
+# a two-seat farmer's let), the line's tests may judge the opposing cards without their
+# action cards. Covered plays stay off (a Skip after an opponent's answer to a covered move
+# would pass over the side, and the answer's maker would lead): room -1. Only for the
+# tests whose line is the side's own moves, each unanswered (static_win, answer_static_win);
+# the others (the team test, the static losses, drop_answered, the forced passes) reason
+# about who acts next and still give up where action cards are held.
+
+cdef inline const Opponents* line_opponents(const Pos* p, const Opponents* o,
+                                           Opponents* out) noexcept nogil:
+    """o (the opposing seats' cards of p as they are, load_opponents_of), or out: the same
+    seats without their action cards (no covered plays), where every opposing seat keeps
+    cards it cannot shed on the static win's line (above); o where that is not so, or where
+    no opposing seat holds an action card."""
+    cdef int seat, need
+    if not o.actions:
+        return o
+    for seat in range(p.players):
+        if side_of(p, seat) == side_of(p, p.current):
+            continue
+        need = p.let if (p.let > 0 and seat != p.landlord) else 0
+        if card_total(without_actions(p.hands[seat])) <= need:
+            return o
+    if o.other != 0:
+        load_opponents_apart(out, without_actions(o.cards), without_actions(o.other))
+    else:
+        load_opponents(out, without_actions(o.cards))
+    return out
+
+
 cdef inline int answer_by_bombs(const Opponents* o, int kind, int rank) noexcept nogil:
     """What the opponents' action cards, bombs and rocket decide of an answer to a move of
     kind and rank: 1 an answer may exist, 0 none can, -1 undecided (the move's own kind)."""
