@@ -169,16 +169,13 @@ class Solver:
         moves: tuple[Move, ...] = ()
         if line and (scored or not score):
             moves = self._line(game, score, limits)
-        final = None
-        if scored:
-            final = (1 if value > 0 else -1) * base << (abs(value) - 1)
         return SolveResult(
             1 if value > 0 else -1,
             None if code is None else Move.from_code(code),
             moves,
             nodes,
             seconds,
-            final,
+            _score(value, base) if scored else None,
         )
 
     def analyse(
@@ -202,7 +199,6 @@ class Solver:
         self._position(game)
         limits = _limits(time_limit, node_limit)
         seat = game.current_player
-        base = game.multiplier
         result = []
         for move in game.legal_actions():
             assert isinstance(move, Move)
@@ -217,13 +213,10 @@ class Solver:
             value, _, _, scored = self._settle(position, score, limits)
             if value is not None and _side(child, child.current_player) != _side(game, seat):
                 value = -value
-            final = None
-            if scored and value is not None:
-                final = (1 if value > 0 else -1) * child_base << (abs(value) - 1)
+            final = _score(value, child_base) if scored and value is not None else None
             result.append(
                 MoveValue(move, None if value is None else (1 if value > 0 else -1), final)
             )
-        del base
         return result
 
     # --- inside ----------------------------------------------------------------------------
@@ -371,6 +364,12 @@ a helper thread that Ctrl-C can stop: nearly every solve fits, and pays for no t
 
 def _side(game: Game, seat: int | None) -> int:
     return 0 if seat == game.landlord else 1
+
+
+def _score(value: int, base: int) -> int:
+    """The score of a score-mode value: the core's value is the sign times one more than
+    the doublings still to come (bombs, rockets, a spring), base the stake so far."""
+    return (1 if value > 0 else -1) * base << (abs(value) - 1)
 
 
 def _limits(time_limit: float | None, node_limit: int | None) -> tuple[float, int]:
