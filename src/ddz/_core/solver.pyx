@@ -44,7 +44,8 @@ farmer's turn: then the value is not negated), in C without the GIL:
 * moves are ordered: the table's move first, then the moves that leave the hand the fewest
   plays from empty, those the opponents can answer counted twice (``split_cost``, memoised),
   the most cards among those, bombs and the rocket next to last, the pass last (a farmer's
-  pass first where its partner's move is one the landlord cannot beat);
+  pass first where its partner's move is one the landlord's cards, its Skips and Reverses
+  aside, cannot beat);
 * a three-seat root of at least 40 cards is searched in rounds of a doubling node budget,
   that order and the one with a farmer's pass always first in turn, on one table
   (``search_in_rounds``; two seats only with FLAG_TWO_ROUNDS, off: measured, the history);

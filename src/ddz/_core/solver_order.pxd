@@ -10,7 +10,8 @@ from ddz._core.readings cimport *
 from ddz._core.generator cimport *
 from ddz._core.solver_position cimport *
 from ddz._core.solver_keys cimport mix64, chain_starts, chain_ranks_of_hand, LOW_RANKS
-from ddz._core.solver_static cimport Opponents, answer_by_bombs, answerable_ranks, top_rank, can_answer
+from ddz._core.solver_static cimport (Opponents, answer_by_bombs, answerable_ranks, top_rank,
+                                      can_answer, load_without_actions)
 
 # ---------------------------------------------------------------------------------------
 # Move ordering
@@ -417,6 +418,8 @@ cdef inline void order_moves(Searcher* S, const Pos* p, const Opponents* o,
     cdef uint64_t hand = p.hands[p.current], summary = opponents_summary(o)
     cdef int fed[3]                  # by width: the partner's top above the landlord's
     cdef Hand mate
+    cdef Opponents beating
+    cdef const Opponents* lord = o   # the landlord's cards that could beat the partner's move
     fed[1] = -1
     fed[2] = -1
     if S.flags & FLAG_FEED and p.players == 3 and p.table == 0 and p.current != p.landlord:
@@ -433,9 +436,14 @@ cdef inline void order_moves(Searcher* S, const Pos* p, const Opponents* o,
         if moves[i] == 0:
             score = -(1 << 20)           # the pass
             if S.flags & (FLAG_PARTNER_PASS | FLAG_PARTNER_HOLDS) and p.players == 3 and \
-                    p.table_player >= 0 and side_of(p, p.table_player) == side_of(p, p.current) \
-                    and (S.flags & FLAG_PARTNER_PASS or not can_answer(&S.rs, o, p.table)):
-                score = 1 << 29          # the partner's move: let it hold the trick first
+                    p.table_player >= 0 and side_of(p, p.table_player) == side_of(p, p.current):
+                if o.actions:
+                    # a Skip or Reverse beats nothing: the landlord's other cards decide
+                    # (measured on Uno the Landlord's deals: the history)
+                    load_without_actions(&beating, o)
+                    lord = &beating
+                if S.flags & FLAG_PARTNER_PASS or not can_answer(&S.rs, lord, p.table):
+                    score = 1 << 29      # the partner's move: let it hold the trick first
         elif kind == BOMB or kind == ROCKET:
             score = -(1 << 19)           # kept back
         else:

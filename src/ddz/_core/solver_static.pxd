@@ -179,6 +179,15 @@ cdef inline void allow_covers(Opponents* o) noexcept nogil:
 # the others (the team test, the static losses, drop_answered, the forced passes) reason
 # about who acts next and still give up where action cards are held.
 
+cdef inline void load_without_actions(Opponents* out, const Opponents* o) noexcept nogil:
+    """out: the opposing seats of o (load_opponents or load_opponents_apart), each without
+    its Skip and Reverse cards; no covered plays."""
+    if o.other != 0:
+        load_opponents_apart(out, without_actions(o.cards), without_actions(o.other))
+    else:
+        load_opponents(out, without_actions(o.cards))
+
+
 cdef inline const Opponents* line_opponents(const Pos* p, const Opponents* o,
                                            Opponents* out) noexcept nogil:
     """o (the opposing seats' cards of p as they are, load_opponents_of), or out: the same
@@ -194,10 +203,7 @@ cdef inline const Opponents* line_opponents(const Pos* p, const Opponents* o,
         need = p.let if (p.let > 0 and seat != p.landlord) else 0
         if card_total(without_actions(p.hands[seat])) <= need:
             return o
-    if o.other != 0:
-        load_opponents_apart(out, without_actions(o.cards), without_actions(o.other))
-    else:
-        load_opponents(out, without_actions(o.cards))
+    load_without_actions(out, o)
     return out
 
 
