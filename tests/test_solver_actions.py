@@ -1,11 +1,14 @@
-"""Uno the Landlord's action cards in the solver's static win test against the slow minimax
-of tests/solver_reference.py: a Skip or Reverse of an opposing seat beats nothing, so the
-side that leads moves nobody answers keeps the lead (line_opponents, solver_static.pxd),
-unless an opposing seat could shed its action cards and go out on the way."""
+"""Uno the Landlord's action cards in the solver's static tests against the slow minimax of
+tests/solver_reference.py: a Skip or Reverse of an opposing seat beats nothing, so the side
+that leads moves nobody answers keeps the lead (line_opponents, solver_static.pxd), unless
+an opposing seat could shed its action cards and go out on the way; and a farmer's highest
+single (pair) still answers the landlord's lower ones to a win (drop_answered)."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 import ddz
 from tests import solver_reference as reference
@@ -106,3 +109,40 @@ def test_solves_with_opposing_action_cards_agree_with_minimax() -> None:
             game.hands,
             game.current_player,
         )
+
+
+@pytest.mark.usefixtures("core_flags")  # sets the flags back
+def test_moves_left_out_as_answered_lose_with_opposing_action_cards() -> None:
+    # the landlord to act, the farmers holding Skips and Reverses: where the farmers'
+    # highest single (pair) of their other cards beats the landlord's and its holder,
+    # holding no action card, then wins statically, the landlord's lower singles (pairs)
+    # are left out; each must lose by the minimax (before, any opposing action card
+    # switched the test off)
+    from ddz._core import solver as core
+
+    core._set_flags(core._get_flags() | 32)  # FLAG_LANDLORD_DROP
+    solver = ddz.Solver(RULES, memory_mb=1)._core
+    left_out = 0
+    for seed in range(1000):
+        game = action_position(2000 + seed)
+        if game.current_player != game.landlord or not any(
+            "S" in str(game.hands[seat]) or "V" in str(game.hands[seat])
+            for seat in range(3)
+            if seat != game.landlord
+        ):
+            continue
+        hands, table, table_player, current, landlord = fields(game)
+        for code in solver._answered_moves(hands, table, table_player, current, landlord):
+            move = ddz.Move.from_code(code)
+            assert move in game.legal_actions(), (game.hands, move)
+            child = game.copy()
+            child.step(move)
+            if child.is_over:
+                continue  # the search takes a move that ends the game before any other
+            value = reference.value_for_side_to_act(child)
+            assert value == (-1 if child.current_player == game.landlord else 1), (
+                game.hands,
+                move,
+            )
+            left_out += 1
+    assert left_out >= 15, left_out

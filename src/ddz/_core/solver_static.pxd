@@ -615,7 +615,7 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, StaticMemo* memo, const 
     cards below are both farmers', judged seat by seat (load_opponents_apart), and the
     answering seat the landlord alone."""
     cdef uint64_t theirs
-    cdef Opponents side
+    cdef Opponents side, bare
     cdef int width, top, kind, seat
     cdef int below[3]                # by width: the moves below this rank lose (-1: none)
     cdef Py_ssize_t j, kept
@@ -628,8 +628,15 @@ cdef inline Py_ssize_t drop_answered(const RuleSet* rs, StaticMemo* memo, const 
         load_opponents_apart(&side, p.hands[p.current], p.hands[partner])
     else:
         load_opponents(&side, p.hands[p.current])
-    if o.actions or side.actions or side.bomb_rank >= 0 or side.rocket:
+    if side.actions or side.bomb_rank >= 0 or side.rocket:
         return m
+    if o.actions:
+        # Uno the Landlord: an opposing Skip or Reverse beats nothing, and the seat that
+        # answers with u plays it by choice (its partner passing by choice too), so u is
+        # the opposing seats' highest single (pair) of their other cards; the seat's hand
+        # after u passes static_win only where it holds no action card itself
+        load_without_actions(&bare, o)
+        o = &bare
     below[1] = -1
     below[2] = -1
     for width in range(1, 3):
