@@ -133,16 +133,8 @@ def test_moves_left_out_as_answered_lose_with_opposing_action_cards() -> None:
             continue
         hands, table, table_player, current, landlord = fields(game)
         for code in solver._answered_moves(hands, table, table_player, current, landlord):
-            move = ddz.Move.from_code(code)
-            assert move in game.legal_actions(), (game.hands, move)
-            child = game.copy()
-            child.step(move)
-            if child.is_over:
+            if ddz.Move.from_code(code).cards == game.hands[current]:
                 continue  # the search takes a move that ends the game before any other
-            value = reference.value_for_side_to_act(child)
-            assert value == (-1 if child.current_player == game.landlord else 1), (
-                game.hands,
-                move,
-            )
+            assert not move_wins(game, code), (game.hands, code)
             left_out += 1
     assert left_out >= 15, left_out
