@@ -1013,12 +1013,12 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
     history), and the rounds pay at most a few times the better order's nodes instead of
     the worse's. In score mode (FLAG_SCORE_BOMB_ROUNDS) each order is taken twice a round,
     the second time with FLAG_BOMBS_FIRST switched: which of the two settles a score sooner
-    varies from deal to deal too. After each round of the orders, in win/loss mode, each farmer's game alone
-    against the landlord within LONE_BUDGET times the round's budget (lone_farmer,
-    FLAG_LONE_FARMER): the landlord wins most of those games within a few thousand nodes,
-    kept in the table from then on, while a game it loses is a two-seat proof of 1-8 M
-    nodes, which the round's budget alone reached only rounds later (measured: the
-    history)."""
+    varies from deal to deal too. After each round of the orders, in win/loss mode, each
+    farmer's game alone against the landlord within LONE_BUDGET times the round's budget
+    (lone_farmer, FLAG_LONE_FARMER): the landlord wins most of those games within a few
+    thousand nodes, kept in the table from then on, while a game it loses is a two-seat
+    proof of 1-8 M nodes, which the round's budget alone reached only rounds later
+    (measured: the history)."""
     cdef int flags = S.flags, noise = S.noise, v, k
     cdef int orders = S.round_orders if p.players == 3 else 2
     if S.score_mode and p.players == 3 and flags & FLAG_SCORE_BOMB_ROUNDS:

@@ -587,17 +587,19 @@ cdef inline int bombs_first_win(const RuleSet* rs, StaticMemo* memo, const Pos* 
     return 0
 
 
-# Answered at once (two seats, or a three-seat landlord; win/loss mode): where no single of
-# the side to act beats the opponents' highest single u, and the side holds no bomb, rocket
-# or action card, the opponent holding u (three seats: the farmer holding it, its partner
-# passing until it has played u) answers any single below u with u, which nothing answers
-# in turn, and leads again; if its hand without u then passes static_win against the side's cards as they are
-# (a single more than it will hold: more cards only add answers), every single of the side
-# below u loses. The same for pairs with the opponent's highest pair. One test stands
-# for all such singles (pairs) of a node, which the search then leaves out (the child
-# node's answer test would find each the same way, one node each). Only at nodes expected
-# lost, which search every move (at a node expected won the first move mostly wins, and
-# the test would be spent for nothing), and below the root (whose moves are read back).
+# Answered at once (two seats, or a three-seat landlord; win/loss mode): where no single
+# of the side to act beats the opponents' highest single u, and the side holds no bomb,
+# rocket or action card, the opponent holding u (three seats: the farmer holding it, its
+# partner passing until it has played u) answers any single below u with u, which
+# nothing answers in turn, and leads again; if its hand without u then passes static_win
+# against the side's cards as they are (a single more than it will hold: more cards only
+# add answers), every single of the side below u loses (Uno the Landlord: u the highest
+# of the opposing seats' other cards, since their Skips and Reverses beat nothing). The
+# same for pairs with the opponent's highest pair. One test stands for all such singles
+# (pairs) of a node, which the search then leaves out (the child node's answer test
+# would find each the same way, one node each). Only at nodes expected lost, which
+# search every move (at a node expected won the first move mostly wins, and the test
+# would be spent for nothing), and below the root (whose moves are read back).
 
 cdef inline Py_ssize_t drop_answered(const RuleSet* rs, StaticMemo* memo, const Pos* p,
                                      const Opponents* o, const uint64_t* moves, int* order,
