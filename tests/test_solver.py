@@ -373,6 +373,84 @@ def endgame(hands: list[str], **fields: object) -> ddz.Game:
     return ddz.Game.from_position(ddz.ENDGAME, hands, **fields)  # type: ignore[arg-type]
 
 
+# FLAG_PASS_BEFORE_BOMBS and FLAG_TWO_TOP_PAIR (solver_order.pxd): orders of the answers
+ANSWER_ORDERS = 536870912 | 1073741824
+
+
+def answer_position(rules: ddz.Rules, seed: int) -> ddz.Game:
+    """A position whose side to act answers a single or pair holding a bomb and a pair of
+    its highest rank (the answers those orders move), its opponents a few cards."""
+    rng = random.Random(seed)
+    ranks = "56789TJQKA2"
+    bomb, *others = rng.sample(range(len(ranks) - 3), 3)
+    top = rng.randrange(max(bomb, *others) + 1, len(ranks) - 2)
+    low = min(others)
+    mover = ranks[bomb] * 4 + ranks[top] * 2 + "".join(ranks[r] for r in others[1:])
+    left = list("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD")
+    for card in mover:
+        left.remove(card)
+    width = rng.choice([1, 2])
+    table = ranks[low] * width if left.count(ranks[low]) >= width else "3" * width
+    for card in table:
+        left.remove(card)
+    rng.shuffle(left)
+    seats = rules.players
+    hands = [""] * seats
+    mover_seat = rng.randrange(seats)
+    hands[mover_seat] = mover
+    for seat in range(seats):
+        if seat != mover_seat:
+            size = rng.randint(3, 5) if seats == 2 else rng.randint(2, 3)
+            hands[seat] = "".join(left.pop() for _ in range(size))
+    before = (mover_seat - 1) % seats
+    return ddz.Game.from_position(
+        rules,
+        hands,
+        landlord=rng.randrange(seats),
+        to_act=mover_seat,
+        table=table,
+        table_player=before,
+    )
+
+
+def open_deal(seats: int, size: int, seed: int) -> ddz.Game:
+    """size cards a seat from a shuffled deck, the landlord (seat 0) to lead."""
+    rng = random.Random(seed)
+    cards = list("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD")
+    rng.shuffle(cards)
+    hands = ["".join(cards[seat * size : (seat + 1) * size]) for seat in range(seats)]
+    rules = ddz.ENDGAME if seats == 2 else ddz.CLASSIC
+    return ddz.Game.from_position(rules, hands, landlord=0, to_act=0)
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_answer_orders_change_no_verdict(seats: int, core_flags: int) -> None:
+    # the pass before the bombs, the top pair last: orders only, so they move the search
+    # (fewer or more nodes), never a verdict or a score: against the minimax on small
+    # answers they move, and against the search without them on deals of 24 cards
+    from ddz._core import solver as core
+
+    rules = ddz.ENDGAME if seats == 2 else ddz.CLASSIC
+    small = [answer_position(rules, seed) for seed in range(POSITIONS // 10)]
+    deals = [open_deal(seats, 12 if seats == 2 else 8, seed) for seed in range(150)]
+    results = {}
+    for flags in (core_flags, core_flags ^ ANSWER_ORDERS):
+        core._set_flags(flags)
+        results[flags] = [
+            (ddz.solve(game, line=False), ddz.solve(game, score=True, line=False))
+            for game in small + deals
+        ]
+    moved = 0
+    for index, game in enumerate(small + deals):
+        (wl, scored), (wl_before, scored_before) = (results[f][index] for f in results)
+        assert wl.value == wl_before.value, game
+        assert scored.score == scored_before.score, game
+        if index < len(small):
+            assert wl.value == reference.value_for_side_to_act(game), game
+        moved += wl.nodes != wl_before.nodes
+    assert moved >= 5  # the orders are not idle on these positions (two seats: about 20)
+
+
 def test_the_line_plays_out_to_the_verdict() -> None:
     solver = ddz.Solver(ddz.ENDGAME)
     for seed in range(20):

@@ -24,6 +24,12 @@ from ddz._core.solver_static cimport (Opponents, answer_by_bombs, answerable_ran
 # first made 30- and 34-card trees 5-20 times smaller than the most cards alone; counting
 # answerable plays twice and keeping the bombs back halved the hardest 34-card trees again.
 # A history heuristic and a bonus for moves no opponent can answer made the trees bigger.
+# Answering a move in win/loss mode, the bombs and the rocket go after the pass too
+# (FLAG_PASS_BEFORE_BOMBS), and with two seats a pair of the hand's highest rank after the
+# other answers (FLAG_TWO_TOP_PAIR): at the won nodes of the whole deals whose first move
+# failed, those answers were the costly failures, the pass winning instead. Score mode keeps
+# the bombs before the pass: a score's proof wants its doublings early (measured: the
+# history).
 
 cdef enum:
     FLAG_LANDLORD_PRUNING = 1   # the dominated moves left out for a three-seat landlord too
@@ -87,9 +93,15 @@ cdef enum:
                                 # rounds taken again with FLAG_BOMBS_FIRST switched
     FLAG_BOMBS_FIRST = 268435456    # score mode: a window asking more than a win tries the
                                 # bombs and rocket nobody answers first (an order)
+    FLAG_PASS_BEFORE_BOMBS = 536870912  # win/loss mode, answering a move: the pass is
+                                # tried before the bombs and the rocket (an order)
+    FLAG_TWO_TOP_PAIR = 1073741824  # two seats, answering: a pair of the hand's highest
+                                # rank is tried after the other answers, before the pass,
+                                # unless the hand holds that rank twice and the opponent
+                                # can answer the pair (an order)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
-    FLAGS_ALL = 536870911
-    FLAGS_DEFAULT = 266991099    # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
+    FLAGS_ALL = 2147483647
+    FLAGS_DEFAULT = 1877603835  # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
                                 # the history)
 
 cdef enum:
@@ -417,6 +429,8 @@ cdef inline void order_moves(Searcher* S, const Pos* p, const Opponents* o,
     cdef int score, kind
     cdef uint64_t hand = p.hands[p.current], summary = opponents_summary(o)
     cdef int fed[3]                  # by width: the partner's top above the landlord's
+    cdef Hand own
+    cdef int top = -1                # FLAG_TWO_TOP_PAIR: the hand's highest rank
     cdef Hand mate
     cdef Opponents beating
     cdef const Opponents* lord = o   # the landlord's cards that could beat the partner's move
@@ -428,6 +442,9 @@ cdef inline void order_moves(Searcher* S, const Pos* p, const Opponents* o,
             fed[1] = top_rank(mate.has[1])
         if top_rank(mate.has[2]) > top_rank(o.has2):
             fed[2] = top_rank(mate.has[2])
+    if S.flags & FLAG_TWO_TOP_PAIR and p.players == 2 and p.table != 0:
+        load_hand(&own, hand)
+        top = top_rank(own.has[1])
     S.plays_budget = PLAYS_BUDGET
     S.plays_mask = grown_mask(S.plays_mask, S.nodes, PLAYS_SIZE)
     for j in range(m):
@@ -446,12 +463,19 @@ cdef inline void order_moves(Searcher* S, const Pos* p, const Opponents* o,
                     score = 1 << 29      # the partner's move: let it hold the trick first
         elif kind == BOMB or kind == ROCKET:
             score = -(1 << 19)           # kept back
+            if p.table != 0 and S.flags & FLAG_PASS_BEFORE_BOMBS and not S.score_mode:
+                score = -(1 << 21)       # and, answering, the pass first
         else:
             score = (8 * card_total(code_cards(moves[i]))
                      - 64 * split_cost(S, hand - code_cards(moves[i]), o, summary, buf, cap))
             if (kind == SINGLE and code_rank(moves[i]) < fed[1]) or \
                     (kind == PAIR and code_rank(moves[i]) < fed[2]):
                 score += 64              # the partner takes the trick (FLAG_FEED)
+            if kind == PAIR and code_rank(moves[i]) == top and \
+                    (holds(own.has[3], top) or not can_answer(&S.rs, o, moves[i])):
+                # the pair of the highest rank (a control, or a trio or quad broken): the
+                # last answer, the pass next (FLAG_TWO_TOP_PAIR; top is -1 without it)
+                score = -(1 << 20) + 1
         if S.noise:
             score += <int>(mix64(moves[i] + <uint64_t>S.noise) & 7)
         if i == tt_index:
