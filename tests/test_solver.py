@@ -386,7 +386,7 @@ def answer_position(rules: ddz.Rules, seed: int) -> ddz.Game:
     top = rng.randrange(max(bomb, *others) + 1, len(ranks) - 2)
     low = min(others)
     mover = ranks[bomb] * 4 + ranks[top] * 2 + "".join(ranks[r] for r in others[1:])
-    left = list("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD")
+    left = list(str(rules.deck))
     for card in mover:
         left.remove(card)
     width = rng.choice([1, 2])
@@ -413,13 +413,12 @@ def answer_position(rules: ddz.Rules, seed: int) -> ddz.Game:
     )
 
 
-def open_deal(seats: int, size: int, seed: int) -> ddz.Game:
+def open_deal(rules: ddz.Rules, size: int, seed: int) -> ddz.Game:
     """size cards a seat from a shuffled deck, the landlord (seat 0) to lead."""
     rng = random.Random(seed)
-    cards = list("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD")
+    cards = list(str(rules.deck))
     rng.shuffle(cards)
-    hands = ["".join(cards[seat * size : (seat + 1) * size]) for seat in range(seats)]
-    rules = ddz.ENDGAME if seats == 2 else ddz.CLASSIC
+    hands = ["".join(cards[seat * size : (seat + 1) * size]) for seat in range(rules.players)]
     return ddz.Game.from_position(rules, hands, landlord=0, to_act=0)
 
 
@@ -432,17 +431,19 @@ def test_answer_orders_change_no_verdict(seats: int, core_flags: int) -> None:
 
     rules = ddz.ENDGAME if seats == 2 else ddz.CLASSIC
     small = [answer_position(rules, seed) for seed in range(POSITIONS // 10)]
-    deals = [open_deal(seats, 12 if seats == 2 else 8, seed) for seed in range(150)]
-    results = {}
-    for flags in (core_flags, core_flags ^ ANSWER_ORDERS):
+    deals = [open_deal(rules, 12 if seats == 2 else 8, seed) for seed in range(150)]
+
+    def solved(flags: int) -> list[tuple[ddz.SolveResult, ddz.SolveResult]]:
         core._set_flags(flags)
-        results[flags] = [
+        return [
             (ddz.solve(game, line=False), ddz.solve(game, score=True, line=False))
             for game in small + deals
         ]
+
+    now, before = solved(core_flags), solved(core_flags ^ ANSWER_ORDERS)
     moved = 0
     for index, game in enumerate(small + deals):
-        (wl, scored), (wl_before, scored_before) = (results[f][index] for f in results)
+        (wl, scored), (wl_before, scored_before) = now[index], before[index]
         assert wl.value == wl_before.value, game
         assert scored.score == scored_before.score, game
         if index < len(small):
