@@ -29,19 +29,20 @@ def rng() -> random.Random:
 def core_flags() -> Iterator[int]:
     """The solver core's flags as the test starts (``ddz._core.solver._get_flags()``): the
     flags, the rounds (``_set_rounds``), the farmer-alone games in the tree
-    (``_set_lone_tree``) and the static memo (``_set_memo``) are set back as they were after
-    the test, whatever it switched (the tests that check a shortcut against the search
-    without it)."""
+    (``_set_lone_tree``), the three-seat cutoff's cards (``_set_etc_cards``) and the static
+    memo (``_set_memo``) are set back as they were after the test, whatever it switched
+    (the tests that check a shortcut against the search without it)."""
     from ddz._core import solver as core
 
     flags, rounds, memo = core._get_flags(), core._get_rounds(), core._get_memo()
-    lone_tree = core._get_lone_tree()
+    lone_tree, etc_cards = core._get_lone_tree(), core._get_etc_cards()
     try:
         yield flags
     finally:
         core._set_flags(flags)
         core._set_rounds(*rounds)
         core._set_lone_tree(*lone_tree)
+        core._set_etc_cards(etc_cards)
         core._set_memo(memo)
 
 

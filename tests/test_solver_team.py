@@ -1,14 +1,15 @@
 """The three-seat team shortcuts of the solver against the slow minimax of
 tests/solver_reference.py: the farmers' static win through the partner (a farmer passes to,
 or leads under, a partner that then wins statically), score mode's switch to the win/loss
-search once no doubling can come, and its bombs nobody answers, played first as a bound and
-tried first as an order."""
+search once no doubling can come, its bombs nobody answers, played first as a bound and
+tried first as an order, the covered plays, and the three-seat transposition cutoff."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -401,3 +402,64 @@ def test_covered_positions_agree_with_minimax(seed: int) -> None:
     game = covered_position(seed)
     solver = ddz.Solver(RULES, memory_mb=1)
     assert solver.solve(game, line=False).value == reference.value_for_side_to_act(game)
+
+
+FLAG_THREE_ETC = 512  # solver_order.pxd
+
+
+def bar_twins(seed: int) -> tuple[ddz.Game, ddz.Game]:
+    """Two positions of one canonical key and two root keys: the same hands, the seat
+    after the table's maker to answer a single 4 in the first and a single 3 in the second,
+    no hand holding a 3 or a 4 (the move to beat is keyed by the lowest rank the seats could
+    answer above it). Their children are one another's, key for key."""
+    rng = random.Random(seed)
+    cards = [card for card in DECK if card not in "34"]
+    rng.shuffle(cards)
+    landlord, maker = rng.randint(0, 2), rng.randint(0, 2)
+    sizes = [rng.randint(1, 4) for _ in range(3)]
+    sizes[landlord] += 1
+    hands = ["".join(cards[sum(sizes[:seat]) : sum(sizes[: seat + 1])]) for seat in range(3)]
+    first, second = (
+        ddz.Game.from_position(
+            RULES,
+            hands,
+            landlord=landlord,
+            to_act=(maker + 1) % 3,
+            table=ddz.Move.parse(rank),
+            table_player=maker,
+        )
+        for rank in "43"
+    )
+    return first, second
+
+
+def test_three_seat_transposition_cutoff_agrees_with_minimax(core_flags: int) -> None:
+    # FLAG_THREE_ETC (at every node here: _set_etc_cards(0)): a child the table holds as
+    # lost for its side to act wins the node at once. The first of two bar twins is solved
+    # first, so that the second, a root the table does not hold, finds every child of its
+    # own there: its value and its line's first move must be the minimax's, a child that
+    # is the other side's turn negated and one that is this side's again (a farmer's pass
+    # to its partner, or the passes of seats with no answer skipped) not. Checked: the
+    # cutoff negating every child, or none, fails this
+    with pytest.raises(ValueError, match="cards must be >= 0"):
+        core._set_etc_cards(-1)
+    assert core._set_etc_cards(0) == 16  # the default: 16 cards in play
+    fired = {"landlord": 0, "farmer": 0}
+    for seed in range(150):
+        twin, game = bar_twins(seed)
+        expected = reference.value_for_side_to_act(game)
+        nodes, first_moves = {}, set()
+        for flags in (core_flags | FLAG_THREE_ETC, core_flags & ~FLAG_THREE_ETC):
+            core._set_flags(flags)
+            solver = ddz.Solver(RULES, memory_mb=1)
+            solver.solve(twin, line=False)
+            result = solver.solve(game)
+            assert result.value == expected, (game.hands, game.table, game.current_player)
+            nodes[flags] = result.nodes
+            first_moves.add(result.line[0].code)
+        if expected == 1:
+            for code in first_moves:
+                assert move_wins(game, code), (game.hands, game.table, code)
+        if nodes[core_flags | FLAG_THREE_ETC] < nodes[core_flags & ~FLAG_THREE_ETC]:
+            fired["landlord" if game.current_player == game.landlord else "farmer"] += 1
+    assert fired["landlord"] >= 4 and fired["farmer"] >= 20, fired

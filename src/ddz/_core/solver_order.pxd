@@ -44,7 +44,10 @@ cdef enum:
                                 # lead, wins statically (team_static_win)
     FLAG_SCORE_SETTLED = 256    # score mode: the doublings still to come bound the value;
                                 # where none can come, the win/loss search
-    # 512: unused (an enhanced transposition cutoff: measured, left out: the history)
+    FLAG_THREE_ETC = 512        # three seats, win/loss mode: the cutoff of FLAG_TWO_ETC
+                                # at the nodes of at least etc_cards_three (16) cards in
+                                # play (at the expected lost nodes alone: left out before;
+                                # the history)
     FLAG_FARMER_DROP = 1024     # three seats: drop_answered for a farmer too
     # 2048: unused (a farmer passing first where its partner's hand is cheaper: measured,
     # left out: the history)
@@ -101,7 +104,7 @@ cdef enum:
                                 # can answer the pair (an order)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
     FLAGS_ALL = 2147483647
-    FLAGS_DEFAULT = 1877603835  # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
+    FLAGS_DEFAULT = 1877604347  # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
                                 # the history)
 
 cdef enum:

@@ -59,6 +59,8 @@ ctypedef struct Searcher:
     uint64_t lone_tree_from # the rounds that ask them: at least this many nodes an order
     uint64_t lone_tree_nodes    # the nodes of each game there
     int lone_tree_cards     # the fewest cards in play at a node that asks them
+    int etc_cards_three     # FLAG_THREE_ETC: the fewest cards in play at a node that
+                            # looks its children up first
     int noise               # lazy SMP: this thread's ordering perturbation (0: none)
     int flags               # the shortcuts switched on (FLAG_* of solver.pyx; tests turn
                             # them off to cross-check the search)
