@@ -435,7 +435,7 @@ def bar_twins(seed: int) -> tuple[ddz.Game, ddz.Game]:
 
 def test_three_seat_transposition_cutoff_agrees_with_minimax(core_flags: int) -> None:
     # FLAG_THREE_ETC (at every node here: _set_etc_cards(0)): a child the table holds as
-    # lost for its side to act wins the node at once. The first of two bar twins is solved
+    # won for the side to act wins the node at once. The first of two bar twins is solved
     # first, so that the second, a root the table does not hold, finds every child of its
     # own there: its value and its line's first move must be the minimax's, a child that
     # is the other side's turn negated and one that is this side's again (a farmer's pass

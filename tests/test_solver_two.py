@@ -129,7 +129,7 @@ def test_two_seat_rounds_agree_with_minimax(core_flags: int) -> None:
 
 
 def test_two_seat_transposition_cutoff_agrees_with_minimax(core_flags: int) -> None:
-    # FLAG_TWO_ETC: a child the table holds as lost for its side to act wins the node at
+    # FLAG_TWO_ETC: a child the table holds as won for the side to act wins the node at
     # once. The children of each position are solved first on the same solver, so that the
     # root finds them in its table: its value and its line's first move must be the
     # minimax's, a child that is the opponent's turn negated and one that is the mover's

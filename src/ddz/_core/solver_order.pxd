@@ -72,8 +72,8 @@ cdef enum:
                                 # rounds, the order and a perturbed one in turn (off:
                                 # more nodes on the whole deals, the history)
     FLAG_TWO_ETC = 2097152      # two seats, win/loss mode: at a node of at most
-                                # ETC_MOVES (16) moves, a child the table holds as lost for
-                                # its side to act is taken before any search (an enhanced
+                                # ETC_MOVES (16) moves, a child the table holds as won for
+                                # the side to act is taken before any search (an enhanced
                                 # transposition cutoff)
     FLAG_LORD_LOSS = 4194304    # three seats: the landlord loses at once where each of its
                                 # moves meets a farmer's ready answer (lord_static_loss)
