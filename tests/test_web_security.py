@@ -461,6 +461,36 @@ def test_connections_beyond_the_cap_are_refused_at_once() -> None:
         assert status == 200
 
 
+def test_ctrl_c_after_a_fast_answer_stops_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C can arrive while ``Thread.start`` waits, after the thread has answered and given
+    its slot back: the KeyboardInterrupt must leave the loop, the slot not be freed twice."""
+    server = make_server("127.0.0.1", 0, max_connections=2)
+    port = server.server_address[1]
+    start = threading.Thread.start
+
+    def start_then_interrupt(thread: threading.Thread) -> None:
+        start(thread)
+        if getattr(getattr(thread, "_target", None), "__name__", "") == "process_request_thread":
+            thread.join(timeout=10)  # answered, slot given back
+            raise KeyboardInterrupt
+
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(f"GET /api/options HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            monkeypatch.setattr(threading.Thread, "start", start_then_interrupt)
+            with pytest.raises(KeyboardInterrupt):
+                server.handle_request()
+            monkeypatch.undo()
+            answer = b""
+            while chunk := client.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.0 200")
+        slots = server._slots  # type: ignore[attr-defined]
+        assert [slots.acquire(blocking=False) for _ in range(3)] == [True, True, False]
+    finally:
+        server.server_close()
+
+
 # --- 5. errors ---------------------------------------------------------------------------------
 
 

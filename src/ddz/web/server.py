@@ -313,22 +313,36 @@ class _Server(http.server.ThreadingHTTPServer):
     ) -> None:
         super().__init__(address, handler)
         self._slots = threading.BoundedSemaphore(max_connections)
+        self._holding: set[Any] = set()  # the connections that hold a slot
+        self._holding_lock = threading.Lock()
 
     def process_request(self, request: Any, client_address: Any) -> None:
         if not self._slots.acquire(blocking=False):
             self._refuse(request)
             return
+        with self._holding_lock:
+            self._holding.add(request)
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._slots.release()
+            # Ctrl-C can land in Thread.start after the thread has run (a fast answer):
+            # the thread has then given the slot back, so it is released once, not twice
+            # (twice raised ValueError, which buried the KeyboardInterrupt and kept serving)
+            self._release(request)
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._slots.release()
+            self._release(request)
+
+    def _release(self, request: Any) -> None:
+        with self._holding_lock:
+            if request not in self._holding:
+                return
+            self._holding.discard(request)
+        self._slots.release()
 
     def _refuse(self, request: socket.socket) -> None:
         """503 without a thread: the request is not read beyond what came at once (a short
