@@ -1,8 +1,9 @@
 """The three-seat team shortcuts of the solver against the slow minimax of
 tests/solver_reference.py: the farmers' static win through the partner (a farmer passes to,
 or leads under, a partner that then wins statically), score mode's switch to the win/loss
-search once no doubling can come, its bombs nobody answers, played first as a bound and
-tried first as an order, the covered plays, and the three-seat transposition cutoff."""
+search once no doubling can come, each side's own doublings bounding its score, its bombs
+nobody answers, played first as a bound and tried first as an order, the covered plays, and
+the three-seat transposition cutoff."""
 
 from __future__ import annotations
 
@@ -227,6 +228,60 @@ def test_bombs_played_first_bound_the_score(core_flags: int) -> None:
         compared += 1
         fired += bound.nodes != plain.nodes
     assert compared >= 300 and fired >= 100, (compared, fired)
+
+
+FLAG_SCORE_SIDES = 2048  # solver_order.pxd
+
+
+def bombs_on_both_sides(seed: int) -> ddz.Game | None:
+    """A small position, three seats or two (the endgame rules), where the landlord and a
+    farmer each hold a bomb or the rocket besides one or two other cards; None where
+    team_game finds none."""
+    rng = random.Random(seed)
+    players = rng.choice([2, 3])
+    deck = DECK if players == 3 else str(ddz.ENDGAME.deck)
+    ranks = [*sorted({card for card in deck if card not in "XD"}), "XD"]
+    quads = rng.sample(ranks, 2)
+    held = [quad if quad == "XD" else quad * 4 for quad in quads]
+    rest = [card for card in deck if card not in quads[0] + quads[1]]
+    rng.shuffle(rest)
+    landlord = rng.randrange(players)
+    farmer = (landlord + rng.randint(1, players - 1)) % players
+    hands = []
+    for _ in range(players):
+        size = rng.randint(1, 2)
+        hands.append("".join(rest[:size]))
+        rest = rest[size:]
+    hands[landlord] += held[0]
+    hands[farmer] += held[1]
+    if players == 2:
+        return ddz.Game.from_position(
+            ddz.ENDGAME, hands, landlord=landlord, to_act=rng.randrange(players)
+        )
+    return team_game(hands, landlord, rng.random() < 0.5, rng.randint(0, 8))
+
+
+def test_each_sides_own_doublings_bound_its_score(core_flags: int) -> None:
+    # FLAG_SCORE_SIDES: a side's value is at most 1 + its own bombs and rocket (+ its
+    # spring), since the other side can always keep its own back; so a window above that
+    # is settled at once even where the other side holds bombs. Scores with the bound, as
+    # without it and as the minimax's, and the bound must change the search on some
+    # positions of each seat count (it fires)
+    compared, fired = {2: 0, 3: 0}, {2: 0, 3: 0}
+    for seed in range(150):
+        game = bombs_on_both_sides(seed)
+        if game is None:
+            continue
+        expected = reference.value_for_side_to_act(game, score=True)
+        core._set_flags(core_flags | FLAG_SCORE_SIDES)
+        sides = ddz.Solver(game.rules, memory_mb=1).solve(game, score=True, line=False)
+        core._set_flags(core_flags & ~FLAG_SCORE_SIDES)
+        plain = ddz.Solver(game.rules, memory_mb=1).solve(game, score=True, line=False)
+        assert sides.score == plain.score == expected, (game.hands, game.table, expected)
+        players = len(game.hands)
+        compared[players] += 1
+        fired[players] += sides.nodes < plain.nodes
+    assert min(compared.values()) >= 50 and min(fired.values()) >= 20, (compared, fired)
 
 
 def test_bombs_first_in_the_rounds_agree_with_minimax(core_flags: int) -> None:

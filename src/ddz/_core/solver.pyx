@@ -315,15 +315,23 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef int ahead_index[ETC_MOVES]
     cdef Pos ahead_child[ETC_MOVES]
     cdef bint good, statics
-    cdef int k, won
+    cdef int k, won, ceiling, floor
     if S.score_mode and S.flags & FLAG_SCORE_SETTLED:
-        k = doublings_left(S, p)
-        # the value lies in [-(1 + k), 1 + k]: a window beyond it is settled at once
-        if alpha >= 1 + k:
-            return 1 + k
-        if beta <= -(1 + k):
-            return -(1 + k)
-        if k == 0:
+        if S.flags & FLAG_SCORE_SIDES:
+            # the value lies in [-(the other side's most), this side's most]
+            ceiling = side_ceiling(S, p, p.current == p.landlord)
+            floor = -side_ceiling(S, p, p.current != p.landlord)
+        else:
+            # the value lies in [-(1 + k), 1 + k]
+            k = doublings_left(S, p)
+            ceiling = 1 + k
+            floor = -ceiling
+        # a window beyond the bounds is settled at once
+        if alpha >= ceiling:
+            return ceiling
+        if beta <= floor:
+            return floor
+        if ceiling == 1 and floor == -1:
             # no doubling to come: the score-mode value is the win/loss value, searched
             # with the win/loss shortcuts (its table entries keyed apart, as win/loss
             # ones; this node's under its score-mode key, an exact +-1 being right there)
@@ -1211,7 +1219,8 @@ cdef int score_by_windows(Searcher* S, Pos* p, const uint64_t* chains, uint64_t*
     then the score by null windows from the score closest to an even game, 1 or -1, outward
     (with the sign known, each test asks "at least one more?" of a win, "no worse than
     this?" of a loss, and most nodes of a null window fall outside the range the doublings
-    still to come allow, or reach a position with none to come: doublings_left). The best
+    still to come allow, or reach a position with none to come: side_ceiling, each side's
+    own bombs, rocket and spring, and doublings_left without FLAG_SCORE_SIDES). The best
     move is the root's in the search that proved the value."""
     cdef uint64_t key = pos_key(p, 1, False), move
     cdef int sign, v, bound

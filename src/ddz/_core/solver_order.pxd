@@ -49,8 +49,9 @@ cdef enum:
                                 # play (at the expected lost nodes alone: left out before;
                                 # the history)
     FLAG_FARMER_DROP = 1024     # three seats: drop_answered for a farmer too
-    # 2048: unused (a farmer passing first where its partner's hand is cheaper: measured,
-    # left out: the history)
+    FLAG_SCORE_SIDES = 2048     # score mode, with FLAG_SCORE_SETTLED: each side's own
+                                # doublings bound its value (side_ceiling), not every
+                                # doubling still to come
     FLAG_SCORE_WINDOWS = 4096   # score mode: the win/loss verdict first, then the score by
                                 # null windows; a bomb's child searched in the window
                                 # mapped through its doubling
@@ -104,7 +105,7 @@ cdef enum:
                                 # can answer the pair (an order)
     FLAGS_OLD = 123             # the default before the team and score shortcuts (128 up)
     FLAGS_ALL = 2147483647
-    FLAGS_DEFAULT = 1877604347  # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
+    FLAGS_DEFAULT = 1877606395  # all but FLAG_PARTNER_PASS, FLAG_TWO_ROUNDS (measured: see
                                 # the history)
 
 cdef enum:

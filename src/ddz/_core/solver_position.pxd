@@ -196,6 +196,31 @@ cdef inline int doublings_left(const Searcher* S, const Pos* p) noexcept nogil:
     return left
 
 
+cdef inline int side_ceiling(const Searcher* S, const Pos* p, bint landlord_side) noexcept nogil:
+    """The most the landlord's side (landlord_side) or the farmers' can win from p on, in
+    score mode: 1 + its own bombs and rockets + 1 while its kind of spring is possible. The
+    other side's bombs add nothing to a game this side wins: that side can always keep them
+    back (a pass answers anything, and on the lead any one card of a bomb or the rocket is a
+    single), so a win against its play that never bombs is all this side can be sure of
+    (and that play is one of its choices). Symmetrically, -side_ceiling(other side) is the
+    least this side can get (FLAG_SCORE_SIDES)."""
+    cdef int seat, most = 1
+    cdef uint64_t cards
+    if S.spring:
+        if landlord_side:
+            most += 1 if p.farmer_plays == 0 else 0
+        else:
+            most += 1 if p.landlord_plays < 2 else 0
+    for seat in range(p.players):
+        if (seat == p.landlord) != landlord_side:
+            continue
+        cards = p.hands[seat]
+        most += card_total((cards >> 2) & DDZ_DIGIT_LOW)     # a digit of 4: a quad
+        if count_of(cards, SMALL_JOKER) and count_of(cards, BIG_JOKER):
+            most += 1
+    return most
+
+
 cdef inline int bomb_window_low(int alpha) noexcept nogil:
     """Score mode, a bomb or rocket's child: its value v' becomes f(v') = v' + 1 (v' > 0) or
     v' - 1 (v' < 0) for the parent, f increasing; the highest v' with f(v') <= alpha (values
