@@ -480,14 +480,6 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             farmer_static_loss(&S.rs, S.statics, p, moves, order, m, moves + n, sink.cap - n):
         store(S.tt, key, -1, EXACT, NO_MOVE, 1)
         return -1
-    order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
-    if S.score_mode and beta > 1 and S.flags & FLAG_BOMBS_FIRST:
-        # a window asking more than a win: the bombs and rocket nobody answers first (each
-        # a doubling that keeps the lead), after the table's move
-        for j in range(m):
-            index = order[j]
-            if index != tt_index and unanswered_bomb(&opponents, moves[index]):
-                scores[index] = 1 << 28
     keys = S.keys + base
     # FLAG_TWO_ETC, FLAG_THREE_ETC: the children's keys at a node expected won too, for the
     # cutoff below
@@ -501,7 +493,10 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         # (measured: most of the search's time was the probe's wait for memory), at a node
         # expected to search them all: one the side to act is expected to lose. A node it
         # is expected to win searches one child (1.05 on average), and the keys of the
-        # others would be computed for nothing
+        # others would be computed for nothing. Fetched before the ordering (which only
+        # scores the moves, order[] stays), so that the fetches arrive while it runs: the
+        # cutoff's probes below waited on them when they came right after (the same
+        # trees, 2-6% less CPU)
         for j in range(m):
             index = order[j]
             ahead_index[j] = index
@@ -511,6 +506,14 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             chains_after(&S.rs, &ahead_child[j], chains, p.current, ahead_chains + 3 * j)
             keys[index] = canonical_key(S, &ahead_child[j], ahead_chains + 3 * j)
             prefetch(S.tt.entries + BUCKET * (keys[index] & S.tt.active_mask))
+    order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n, sink.cap - n)
+    if S.score_mode and beta > 1 and S.flags & FLAG_BOMBS_FIRST:
+        # a window asking more than a win: the bombs and rocket nobody answers first (each
+        # a doubling that keeps the lead), after the table's move
+        for j in range(m):
+            index = order[j]
+            if index != tt_index and unanswered_bomb(&opponents, moves[index]):
+                scores[index] = 1 << 28
     if ahead and etc:
         # an enhanced transposition cutoff (win/loss mode): a child the table already
         # holds as won for this side wins this node at once, before any subtree is
