@@ -177,22 +177,26 @@ cdef inline int terminal_value(const Searcher* S, const Pos* p, uint64_t move) n
     return 1 + (1 if kind == BOMB or kind == ROCKET else 0) + spring_open(S, p)
 
 
+cdef inline int bombs_held(uint64_t cards) noexcept nogil:
+    """The bombs (four of a rank) and the rocket (both jokers) in one hand: each can double
+    the score once. Hands only shrink, so no other bomb or rocket ever forms."""
+    cdef int held = card_total((cards >> 2) & DDZ_DIGIT_LOW)     # a digit of 4: a quad
+    if count_of(cards, SMALL_JOKER) and count_of(cards, BIG_JOKER):
+        held += 1
+    return held
+
+
 cdef inline int doublings_left(const Searcher* S, const Pos* p) noexcept nogil:
     """The most doublings that can still come from p on (score mode): one a bomb (four of
-    a rank in one hand), one for the rocket (both jokers in one hand; hands only shrink, so
-    no other bomb or rocket ever forms), one for a spring while it is possible
+    a rank in one hand) or the rocket (bombs_held), one for a spring while it is possible
     (terminal_value: until the landlord has moved twice and a farmer once). The score-mode
     value, sign x (1 + the doublings to come), lies within 1 + this on either side; at 0 it
     is the win/loss value."""
     cdef int seat, left = 0
-    cdef uint64_t cards
     if S.spring and (p.landlord_plays < 2 or p.farmer_plays == 0):
         left = 1
     for seat in range(p.players):
-        cards = p.hands[seat]
-        left += card_total((cards >> 2) & DDZ_DIGIT_LOW)     # a digit of 4: a quad
-        if count_of(cards, SMALL_JOKER) and count_of(cards, BIG_JOKER):
-            left += 1
+        left += bombs_held(p.hands[seat])
     return left
 
 
@@ -205,19 +209,14 @@ cdef inline int side_ceiling(const Searcher* S, const Pos* p, bint landlord_side
     (and that play is one of its choices). Symmetrically, -side_ceiling(other side) is the
     least this side can get (FLAG_SCORE_SIDES)."""
     cdef int seat, most = 1
-    cdef uint64_t cards
     if S.spring:
         if landlord_side:
             most += 1 if p.farmer_plays == 0 else 0
         else:
             most += 1 if p.landlord_plays < 2 else 0
     for seat in range(p.players):
-        if (seat == p.landlord) != landlord_side:
-            continue
-        cards = p.hands[seat]
-        most += card_total((cards >> 2) & DDZ_DIGIT_LOW)     # a digit of 4: a quad
-        if count_of(cards, SMALL_JOKER) and count_of(cards, BIG_JOKER):
-            most += 1
+        if (seat == p.landlord) == landlord_side:
+            most += bombs_held(p.hands[seat])
     return most
 
 
