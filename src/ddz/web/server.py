@@ -312,22 +312,30 @@ class _Server(http.server.ThreadingHTTPServer):
         self, address: tuple[str, int], handler: type[Handler], max_connections: int
     ) -> None:
         super().__init__(address, handler)
-        self._slots = threading.BoundedSemaphore(max_connections)
+        self._max_connections = max_connections
         self._holding: set[Any] = set()  # the connections that hold a slot
         self._holding_lock = threading.Lock()
 
+    @property
+    def connections_held(self) -> int:
+        """The connections that hold a slot now (answered ones have given theirs back)."""
+        with self._holding_lock:
+            return len(self._holding)
+
     def process_request(self, request: Any, client_address: Any) -> None:
-        if not self._slots.acquire(blocking=False):
+        with self._holding_lock:
+            taken = len(self._holding) < self._max_connections
+            if taken:
+                self._holding.add(request)
+        if not taken:
             self._refuse(request)
             return
-        with self._holding_lock:
-            self._holding.add(request)
         try:
             super().process_request(request, client_address)
         except BaseException:
-            # Ctrl-C can land in Thread.start after the thread has run (a fast answer):
-            # the thread has then given the slot back, so it is released once, not twice
-            # (twice raised ValueError, which buried the KeyboardInterrupt and kept serving)
+            # Ctrl-C can land in Thread.start after the thread has run (a fast answer) and
+            # given the slot back: a slot is the connection's membership of the set, so
+            # giving it back twice is harmless and the KeyboardInterrupt goes through
             self._release(request)
             raise
 
@@ -339,10 +347,7 @@ class _Server(http.server.ThreadingHTTPServer):
 
     def _release(self, request: Any) -> None:
         with self._holding_lock:
-            if request not in self._holding:
-                return
             self._holding.discard(request)
-        self._slots.release()
 
     def _refuse(self, request: socket.socket) -> None:
         """503 without a thread: the request is not read beyond what came at once (a short
