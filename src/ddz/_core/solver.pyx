@@ -315,7 +315,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     cdef int ahead_index[ETC_MOVES]
     cdef Pos ahead_child[ETC_MOVES]
     cdef bint good, statics
-    cdef int k, won, ceiling, floor
+    cdef int k, won, ceiling, floor, in_hands
     if S.score_mode and S.flags & FLAG_SCORE_SETTLED:
         if S.flags & FLAG_SCORE_SIDES:
             # the value lies in [-(the other side's most), this side's most]
@@ -428,8 +428,10 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
                             &index, S.flags & FLAG_TEAM_COVER):
         store(S.tt, key, 1, won, index, 1)
         return 1
+    # the cards still in the three hands: the long rounds' tests below (lone tree, ETC)
+    in_hands = card_total(p.hands[0] + p.hands[1] + p.hands[2]) if p.players == 3 else 0
     if S.lone_tree and p.players == 3 and base > 0 and not S.score_mode and \
-            card_total(p.hands[0] + p.hands[1] + p.hands[2]) >= S.lone_tree_cards:
+            in_hands >= S.lone_tree_cards:
         # FLAG_LONE_TREE, in the long rounds: the landlord's loss to one farmer alone from
         # here is a loss of this node (lone_farmer; its games' scratch above this node's
         # moves, and the round's end kept: a game stopped there stops the round)
@@ -486,7 +488,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     etc = not S.score_mode and (
         (p.players == 2 and S.flags & FLAG_TWO_ETC) or
         (p.players == 3 and S.flags & FLAG_THREE_ETC and
-         card_total(p.hands[0] + p.hands[1] + p.hands[2]) >= S.etc_cards_three))
+         in_hands >= S.etc_cards_three))
     ahead = (not cut and 1 < m <= PREFETCH_MOVES) or (etc and 1 < m <= ETC_MOVES)
     if ahead:
         # the children's buckets, fetched together, so that their cache misses overlap
