@@ -5,11 +5,12 @@
 Random sets: the positions ``benchmarks/solver.py`` generates with its defaults (seed 0, 12
 a size): two seats under ``ddz.ENDGAME`` at 10..34 cards, three seats under ``ddz.CLASSIC``
 with every hand known at 12..33 cards; the landlord (seat 0) leads. Whole deals
-(``deal-three``, ``deal-two``, ``deal-uno``): ``benchmarks/solver.py``'s ``whole_deals``
-(seed 0), each searched within a node budget (``DEALS``, ``DEALS_LATER``); a deal not
-settled within it is written as ``?``, never guessed. Whole-deal scores
-(``deal-three-score``, ``deal-two-score``): the same deals solved with ``score=True``
-(``DEAL_SCORES``; those open within the node budget solved again within 60 s),
+(``deal-three``, ``deal-two``, ``deal-two-player``, ``deal-uno``): ``benchmarks/solver.py``'s
+``whole_deals`` (seed 0), each searched within a node budget (``DEALS``, ``DEALS_LATER``); a
+deal not settled within it is written as ``?``, never guessed. Whole-deal scores
+(``deal-three-score``, ``deal-two-score``, ``deal-two-player-score``): the same deals solved
+with ``score=True`` (``DEAL_SCORES``; those open within the node budget solved again within
+60 s),
 each value the exact score for the side to act. Puzzles: the public
 two-seat endgame puzzles in ``PUZZLES`` below, each with where it was published and the
 verdict published with it.
@@ -123,7 +124,12 @@ def write_set(out: Path, seats: int, size: int) -> None:
 
 
 # whole deals: (deals, node budget of the first solve); the check solves get twice the budget
-DEALS = {"three": (100, 40_000_000), "two": (100, 8_000_000), "uno": (12, 16_000_000)}
+DEALS = {
+    "three": (100, 40_000_000),
+    "two": (100, 8_000_000),
+    "two-player": (100, 8_000_000),
+    "uno": (12, 16_000_000),
+}
 # (the first deal, budget) of the deals searched within a smaller budget: the three-seat
 # deals past the first 24 (a deal not settled takes its whole budget: 40 M nodes is about
 # ten seconds of CPU)
@@ -131,6 +137,7 @@ DEALS_LATER = {"three": (24, 4_000_000)}
 DEAL_RULES = {
     "three": "ddz.CLASSIC, 20 v 17 v 17 (the kitty shown)",
     "two": "ddz.ENDGAME, 20 v 17",
+    "two-player": "ddz.TWO_PLAYER, 20 v 17 (the kitty shown), deal i after i % 3 grabs",
     "uno": "ddz.UNO_LANDLORD, 22 v 18 v 18 (the kitty shown)",
 }
 
@@ -245,7 +252,11 @@ def _write_deals(
 # the whole deals whose exact scores are written: (kind, the deals, the node budget, the
 # seconds of a second solve of those it leaves open, or None; the benchmark's target for a
 # three-seat score is a minute of one core)
-DEAL_SCORES = {"three": (100, 40_000_000, 60.0), "two": (100, 8_000_000, 60.0)}
+DEAL_SCORES = {
+    "three": (100, 40_000_000, 60.0),
+    "two": (100, 8_000_000, 60.0),
+    "two-player": (100, 8_000_000, 60.0),
+}
 
 
 def write_deal_scores(out: Path, kind: str) -> None:

@@ -79,11 +79,18 @@ def random_positions(seats: int, size: int, count: int, seed: int) -> list[ddz.P
     return positions
 
 
-DEAL_KINDS = ("three", "two", "uno")
+DEAL_KINDS = ("three", "two", "two-player", "uno")
 DEAL_LABELS = {
     "three": "whole deals, 3 seats (20 v 17 v 17)",
     "two": "whole deals, 2 seats (20 v 17)",
+    "two-player": "whole deals, the two-player game (20 v 17, let cards)",
     "uno": "whole deals, Uno the Landlord (22 v 18 v 18)",
+}
+DEAL_PRESETS = {
+    "three": ddz.CLASSIC,
+    "two": ddz.ENDGAME,
+    "two-player": ddz.TWO_PLAYER,
+    "uno": ddz.UNO_LANDLORD,
 }
 
 
@@ -91,26 +98,30 @@ def whole_deals(kind: str, count: int, seed: int) -> list[ddz.Position]:
     """``count`` seeded whole deals, the landlord (seat 0) to lead, every hand known.
     ``three``: ``ddz.CLASSIC``, 17 cards a seat and the kitty's 3 to the landlord (20 v 17 v
     17, the kitty shown); ``uno``: ``ddz.UNO_LANDLORD`` the same way (22 v 18 v 18, Skip and
-    Reverse cards in the deck); ``two``: ``ddz.ENDGAME``, the landlord 20 cards and the
-    farmer 17 from one shuffled 54-card deck (the other 17 set aside). The same arguments
-    give the same deals on every machine."""
+    Reverse cards in the deck); ``two-player``: ``ddz.TWO_PLAYER`` the same way (20 v 17 from
+    the 46 cards without 3s and 4s, the other 9 set aside), deal ``i`` after ``i % 3`` grabs,
+    so with that many let cards (the farmer wins on reaching that many cards) and the stake
+    doubled that many times; ``two``: ``ddz.ENDGAME``, the landlord 20 cards and the farmer 17
+    from one shuffled 54-card deck (the other 17 set aside). The same arguments give the
+    same deals on every machine."""
     if kind not in DEAL_KINDS:
         raise ValueError(f"a deal is one of {DEAL_KINDS}, not {kind!r}")
-    rules = {"three": ddz.CLASSIC, "two": ddz.ENDGAME, "uno": ddz.UNO_LANDLORD}[kind]
+    rules = DEAL_PRESETS[kind]
     rng = random.Random(f"ddz-deal-{kind}-{seed}")
     positions = []
-    for _ in range(count):
+    for index in range(count):
         deck = list(str(rules.deck))
         rng.shuffle(deck)
         kitty: str | None = None
         if kind == "two":
             hands = ["".join(deck[0:20]), "".join(deck[20:37])]
         else:
-            size, extra = rules.hand_size, rules.kitty_size
-            hands = ["".join(deck[i * size : (i + 1) * size]) for i in range(3)]
-            kitty = "".join(deck[3 * size : 3 * size + extra])
+            size, extra, seats = rules.hand_size, rules.kitty_size, rules.players
+            hands = ["".join(deck[i * size : (i + 1) * size]) for i in range(seats)]
+            kitty = "".join(deck[seats * size : seats * size + extra])
             hands[0] += kitty
-        game = ddz.Game.from_position(rules, hands, landlord=0, to_act=0, kitty=kitty)
+        grabs = index % 3 if kind == "two-player" else 0
+        game = ddz.Game.from_position(rules, hands, landlord=0, to_act=0, kitty=kitty, grabs=grabs)
         positions.append(game.position())
     return positions
 

@@ -47,17 +47,26 @@ def test_random_positions_are_seeded_and_sized() -> None:
 
 
 def test_whole_deals_are_seeded_and_whole() -> None:
-    sizes = {"three": [20, 17, 17], "two": [20, 17], "uno": [22, 18, 18]}
+    sizes = {"three": [20, 17, 17], "two": [20, 17], "two-player": [20, 17], "uno": [22, 18, 18]}
+    assert set(sizes) == set(bench.DEAL_KINDS)
     for kind, expected in sizes.items():
         deals = bench.whole_deals(kind, 3, seed=1)
         assert [str(p) for p in deals] == [str(p) for p in bench.whole_deals(kind, 3, seed=1)]
         assert [str(p) for p in deals] != [str(p) for p in bench.whole_deals(kind, 3, seed=2)]
-        for position in deals:
+        for index, position in enumerate(deals):
             assert [len(hand) for hand in position.hands] == expected
             assert position.landlord == 0 and position.to_act == 0 and position.table is None
-            if kind != "two":  # the whole deck, the kitty among the landlord's cards
-                assert sum(len(hand) for hand in position.hands) == len(position.rules.deck)
-                assert len(position.kitty) == position.rules.kitty_size
+            # the two-player game: a deal after 0, 1, 2 grabs in turn (as many let cards)
+            assert position.grabs == (index % 3 if kind == "two-player" else 0)
+            if kind == "two":
+                continue
+            # a real deal: the kitty among the landlord's cards (the two-player game's other
+            # nine cards set aside), the whole deck otherwise
+            assert len(position.kitty) == position.rules.kitty_size
+            dealt = position.rules.players * position.rules.hand_size + len(position.kitty)
+            assert sum(len(hand) for hand in position.hands) == dealt
+            if kind != "two-player":
+                assert dealt == len(position.rules.deck)
     with pytest.raises(ValueError, match="a deal is one of"):
         bench.whole_deals("four", 1, seed=0)
 
@@ -155,7 +164,7 @@ def test_the_shipped_sets_are_there() -> None:
     two = {f"two-{size}" for size in bench.TWO_SEAT_SIZES}
     three = {f"three-{size}" for size in bench.THREE_SEAT_SIZES}
     deals = {f"deal-{kind}" for kind in bench.DEAL_KINDS}
-    scores = {"deal-three-score", "deal-two-score"}
+    scores = {"deal-three-score", "deal-two-score", "deal-two-player-score"}
     assert two | three | deals | scores | {"puzzles"} <= names
 
 
@@ -180,7 +189,7 @@ def test_a_file_parses_and_says_its_rules(path: Path) -> None:
         assert all(comment for _, _, comment in entries)  # every puzzle says its source
         return
     if path in DEALS:
-        kind = path.stem.split("-")[1]
+        kind = path.stem.removeprefix("deal-").removesuffix("-score")
         expected = bench.whole_deals(kind, len(entries), seed=0)
         assert [str(p) for _, p, _ in entries] == [str(p) for p in expected]
         assert all(re.match(r"[0-9,]+ nodes", comment) for _, _, comment in entries)
