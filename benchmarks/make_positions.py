@@ -8,10 +8,9 @@ with every hand known at 12..33 cards; the landlord (seat 0) leads. Whole deals
 (``deal-three``, ``deal-two``, ``deal-two-player``, ``deal-uno``): ``benchmarks/solver.py``'s
 ``whole_deals`` (seed 0), each searched within a node budget (``DEALS``, ``DEALS_LATER``); a
 deal not settled within it is written as ``?``, never guessed. Whole-deal scores
-(``deal-three-score``, ``deal-two-score``, ``deal-two-player-score``): the same deals solved
-with ``score=True`` (``DEAL_SCORES``; those open within the node budget solved again within
-60 s),
-each value the exact score for the side to act. Puzzles: the public
+(``deal-three-score``, ``deal-two-score``, ``deal-two-player-score``, ``deal-uno-score``): the
+same deals solved with ``score=True`` (``DEAL_SCORES``; those open within the node budget
+solved again within 60 s), each value the exact score for the side to act. Puzzles: the public
 two-seat endgame puzzles in ``PUZZLES`` below, each with where it was published and the
 verdict published with it.
 
@@ -256,6 +255,7 @@ DEAL_SCORES = {
     "three": (100, 40_000_000, 60.0),
     "two": (100, 8_000_000, 60.0),
     "two-player": (100, 8_000_000, 60.0),
+    "uno": (12, 16_000_000, 60.0),
 }
 
 

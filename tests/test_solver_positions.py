@@ -164,7 +164,7 @@ def test_the_shipped_sets_are_there() -> None:
     two = {f"two-{size}" for size in bench.TWO_SEAT_SIZES}
     three = {f"three-{size}" for size in bench.THREE_SEAT_SIZES}
     deals = {f"deal-{kind}" for kind in bench.DEAL_KINDS}
-    scores = {"deal-three-score", "deal-two-score", "deal-two-player-score"}
+    scores = {f"deal-{kind}-score" for kind in bench.DEAL_KINDS}
     assert two | three | deals | scores | {"puzzles"} <= names
 
 
