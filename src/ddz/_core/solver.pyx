@@ -428,8 +428,10 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
                             &index, S.flags & FLAG_TEAM_COVER):
         store(S.tt, key, 1, won, index, 1)
         return 1
-    # the cards still in the three hands: the long rounds' tests below (lone tree, ETC)
-    in_hands = card_total(p.hands[0] + p.hands[1] + p.hands[2]) if p.players == 3 else 0
+    # the cards still in the three hands, for the two win/loss tests below that ask (the
+    # lone tree, the three-seat cutoff); not counted where neither can
+    in_hands = card_total(p.hands[0] + p.hands[1] + p.hands[2]) \
+        if p.players == 3 and not S.score_mode else 0
     if S.lone_tree and p.players == 3 and base > 0 and not S.score_mode and \
             in_hands >= S.lone_tree_cards:
         # FLAG_LONE_TREE, in the long rounds: the landlord's loss to one farmer alone from
