@@ -37,14 +37,16 @@ def loss_game(hands: list[str], landlord: int, to_act: int, answer: int, gap: in
     return ddz.Game.from_position(RULES, hands, landlord=landlord, to_act=to_act)
 
 
-def small_deal(rng: random.Random, most_high: int) -> tuple[int, int, list[str], list[str]]:
-    """(landlord, seat to act, hands, high cards): three hands of one to four cards, none
-    of the up to most_high highest cards of a shuffled deck, which are left for the caller
-    to hand out."""
+def small_deal(
+    rng: random.Random, most_high: int, most_cards: int = 4
+) -> tuple[int, int, list[str], list[str]]:
+    """(landlord, seat to act, hands, high cards): three hands of one to most_cards cards,
+    none of the up to most_high highest cards of a shuffled deck, which are left for the
+    caller to hand out."""
     cards = list(DECK)
     rng.shuffle(cards)
     landlord, to_act = rng.randint(0, 2), rng.randint(0, 2)
-    sizes = [rng.randint(1, 4) for _ in range(3)]
+    sizes = [rng.randint(1, most_cards) for _ in range(3)]
     high = sorted(cards, key=lambda card: -DECK.index(card))[: rng.randint(0, most_high)]
     rest = [card for card in cards if card not in high]
     hands = ["".join(rest[sum(sizes[:seat]) : sum(sizes[: seat + 1])]) for seat in range(3)]

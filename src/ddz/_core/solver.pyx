@@ -51,7 +51,9 @@ farmer's turn: then the value is not negated), in C without the GIL:
   (``search_in_rounds``; two seats only with FLAG_TWO_ROUNDS, off: measured, the history);
 * after each round of those orders, in win/loss mode, the two-seat game of the landlord
   against each farmer alone, the other farmer passing throughout: a loss there is a loss
-  of the deal (``lone_farmer``; FLAG_LONE_FARMER); in the rounds of at least 1.6 M nodes
+  of the deal (``lone_farmer``; FLAG_LONE_FARMER; with action cards in play, where the
+  turn does not pass as between two seats, the three-seat game with the other farmer
+  held to one move a node, ``partner_passive``); in the rounds of at least 1.6 M nodes
   an order, the same games at every node below the root of at least 24 cards in play,
   within 8,000 nodes each (FLAG_LONE_TREE);
 * node and time limits stop the search with an "unknown" result; threads search the same root
@@ -438,7 +440,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         # here is a loss of this node (lone_farmer; its games' scratch above this node's
         # moves, and the round's end kept: a game stopped there stops the round)
         S.top = base + n
-        v = lone_farmer(S, p, key, S.lone_tree)
+        v = lone_farmer(S, p, key, S.lone_tree, False)
         S.top = base
         if v != 0:
             return v                     # settled (and stored), or ABORT
@@ -484,6 +486,20 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             farmer_static_loss(&S.rs, S.statics, p, moves, order, m, moves + n, sink.cap - n):
         store(S.tt, key, -1, EXACT, NO_MOVE, 1)
         return -1
+    if p.current == S.passive and m > 1:
+        # lone_farmer's three-seat game: the farmer that is not alone plays one move, the
+        # pass where it answers, else the move the ordering puts first (any choice of a
+        # legal move is sound there: lone_farmer)
+        j = pass_index(moves, n) if p.table != 0 else -1
+        if j < 0:
+            order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n,
+                        sink.cap - n)
+            j = order[0]
+            for i in range(1, m):
+                if scores[order[i]] > scores[j]:
+                    j = order[i]
+        order[0] = <int>j
+        m = 1
     keys = S.keys + base
     # FLAG_TWO_ETC, FLAG_THREE_ETC: the children's keys at a node expected won too, for the
     # cutoff below
@@ -852,7 +868,7 @@ cdef class SolverCore:
             self.prepare(S, False, 0.0, 0, 0)
             key = pos_key(&pos, 0, False)
             with nogil:
-                value = lone_farmer(S, &pos, key, budget)
+                value = lone_farmer(S, &pos, key, budget, True)
                 if value != 0 and value != ABORT:
                     best = root_move(S, &pos, key, &found)
             if value == ABORT:
@@ -925,6 +941,8 @@ cdef class SolverCore:
         S.spring = self.spring
         S.noise = thread * 7919
         S.lone_tree = 0
+        S.passive = -1
+        S.key_salt = 0
         S.lone_tree_from = lone_tree_from
         S.lone_tree_nodes = lone_tree_nodes
         S.lone_tree_cards = lone_tree_cards
@@ -1110,7 +1128,7 @@ cdef int search_in_rounds(Searcher* S, const Pos* p, int alpha, int beta, uint64
         S.flags = flags
         if p.players == 3 and flags & FLAG_LONE_FARMER and not S.score_mode:
             S.round_end = ~(<uint64_t>0)
-            v = lone_farmer(S, p, key, budget * LONE_BUDGET)
+            v = lone_farmer(S, p, key, budget * LONE_BUDGET, True)
             if v != 0:
                 return v             # a lone farmer beats the landlord, or a limit
         budget *= ROUND_GROWTH
@@ -1156,7 +1174,8 @@ cdef bint lone_position(const Pos* p, int alone, Pos* r) noexcept nogil:
     return True
 
 
-cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget) noexcept nogil:
+cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
+                     bint root) noexcept nogil:
     """FLAG_LONE_FARMER, at the three-seat root p (key) in win/loss mode, and FLAG_LONE_TREE
     at a node below it: the two-seat game of the landlord against each farmer alone
     (lone_position) searched within budget nodes on this searcher's table (the two-seat
@@ -1173,15 +1192,28 @@ cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget) n
     node of 30 cards or more from the start, within a few thousand nodes, it cost easy
     deals many times their nodes; from the rounds of 1.6 M nodes an order, deals settled
     within about 6 M nodes keep their trees, while the wins of the farmers together that
-    one farmer finishes alone settle rounds sooner."""
+    one farmer finishes alone settle rounds sooner. Where a hand holds action cards (no
+    two-seat game of p's: they move the turn) and p is the root (root), the three-seat
+    game with the other farmer held to one move a node instead (partner_passive); inside
+    the tree too, it cost more than it saved (Uno the Landlord's deal 1 15.6 M -> 55.1 M
+    nodes, the others the same: the history)."""
     cdef Pos r
     cdef int seat, v, index = NO_MOVE
     cdef uint64_t chains[3]
     cdef uint64_t lone_key, data, start = S.nodes, round_end = S.round_end
     cdef Py_ssize_t i
     cdef Sink sink
+    cdef bint actions = holds_actions(p.hands[0] + p.hands[1] + p.hands[2])
     for seat in range(3):
-        if seat == p.landlord or not lone_position(p, seat, &r):
+        if seat == p.landlord:
+            continue
+        if actions:
+            if root:
+                v = partner_passive(S, p, key, seat, budget)
+                if v != 0:
+                    return v             # settled (and stored), or ABORT
+            continue
+        if not lone_position(p, seat, &r):
             continue
         chains[0] = chain_ranks_in(r.hands[0], &S.rs)
         chains[1] = chain_ranks_in(r.hands[1], &S.rs)
@@ -1217,6 +1249,57 @@ cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget) n
         store(S.tt, key, v, EXACT, index, S.nodes - start)
         return v
     return 0
+
+
+cdef int partner_passive(Searcher* S, const Pos* p, uint64_t key, int alone,
+                         uint64_t budget) noexcept nogil:
+    """lone_farmer where a hand holds action cards (Uno the Landlord), for the farmer
+    ``alone`` of the three-seat position p (key): p searched within budget nodes with the
+    other farmer held to one move a node (S.passive: the pass where it answers, else the
+    move the ordering puts first), every other seat searched as ever, every key salted
+    apart (S.key_salt). -1 for the landlord to act, +1 for a farmer, stored under key, where
+    the farmers win that search; 0 where the landlord wins it or its budget stops it; ABORT
+    where a limit stopped the solve or the round.
+
+    Why a farmers' win there is a win of p: the value that search gives a node is the
+    minimax value over a subset of the moves at the held farmer's nodes (every move at the
+    others'), plus the shortcuts, each of which claims only what holds in p's own game (a
+    static win, a static loss, a move left out as dominated or answered: none of them asks
+    who chooses the partner's moves). By induction from the leaves, a farmers' win it finds
+    is one of the real game: at the landlord's nodes every move it searches loses for the
+    landlord (the moves left out lose too, by the shortcuts' own proofs), at the free
+    farmer's one move wins, and at the held farmer's the one move it searches wins, which
+    that farmer may play. Any choice of that move would do, even a different one at each
+    visit; a landlord's win there proves nothing, so its values are keyed apart. Unlike
+    the two-seat game of lone_position, the held farmer may have to lead: a Skip or Reverse
+    played on an empty table hands the lead on."""
+    cdef int other = 3 - p.landlord - alone, v, seat, index = NO_MOVE
+    cdef uint64_t chains[3]
+    cdef uint64_t data, start = S.nodes, round_end = S.round_end, lone_tree = S.lone_tree
+    cdef uint64_t salt = mix64(<uint64_t>(other + 1) * 0x9E3779B97F4A7C15ULL)
+    for seat in range(3):
+        chains[seat] = chain_ranks_in(p.hands[seat], &S.rs)
+    S.passive = other
+    S.key_salt = salt
+    S.lone_tree = 0
+    S.round_end = min(S.nodes + budget, round_end)
+    S.aborted = 0
+    v = search(S, p, -1, 1, key ^ salt, chains, p.current != p.landlord)
+    S.passive = -1
+    S.key_salt = 0
+    S.lone_tree = lone_tree
+    S.round_end = round_end
+    if v == ABORT:
+        if S.stop[0] or S.overflow or S.nodes >= round_end:
+            return ABORT                 # a limit, or the round's end
+        S.aborted = 0                    # its own budget: unknown
+        return 0
+    if (v > 0) == (p.current == p.landlord):
+        return 0                         # the landlord wins it: nothing known
+    if probe(S.tt, key ^ salt, &data):
+        index = <int>(data & 0xFFFF)
+    store(S.tt, key, v, EXACT, index, S.nodes - start)
+    return v
 
 
 cdef int score_by_windows(Searcher* S, Pos* p, const uint64_t* chains, uint64_t* best,

@@ -307,7 +307,8 @@ cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
             else:
                 bar = 0
             q.table = make_code(0, kind, bar, length)
-        return pos_key(&q, S.score_mode, True) ^ mix64(words[3] + 0x5851F42D4C957F2DULL)
+        return pos_key(&q, S.score_mode, True) ^ mix64(words[3] + 0x5851F42D4C957F2DULL) \
+            ^ S.key_salt
     # the move to beat kept as its cards (wing trios compared by their ranks): keep 2 where
     # it is and which ranks of 3..A are next to each other, a gap of empty ranks shrunk to
     # one empty rank
@@ -316,4 +317,4 @@ cdef inline uint64_t canonical_key(const Searcher* S, const Pos* p,
         q.hands[seat] = moved(p.hands[seat], &b)
     q.table = make_code(moved(code_cards(p.table), &b), kind, moved_rank(code_rank(p.table), &b),
                         code_length(p.table))
-    return pos_key(&q, S.score_mode, False)
+    return pos_key(&q, S.score_mode, False) ^ S.key_salt

@@ -84,7 +84,8 @@ cdef enum:
     FLAG_LONE_FARMER = 16777216 # three seats, win/loss mode, search_in_rounds: after each
                                 # round's orders, each farmer alone against the landlord
                                 # (lone_farmer: the landlord's loss there is one of the
-                                # root's)
+                                # root's; with action cards in play, the three-seat game
+                                # with the other farmer held to one move, partner_passive)
     FLAG_LONE_TREE = 33554432   # three seats, win/loss mode, search_in_rounds: in the
                                 # rounds of at least lone_tree_from nodes an order, the same
                                 # games at every node below the root of at least

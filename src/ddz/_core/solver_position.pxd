@@ -59,6 +59,11 @@ ctypedef struct Searcher:
     uint64_t lone_tree_from # the rounds that ask them: at least this many nodes an order
     uint64_t lone_tree_nodes    # the nodes of each game there
     int lone_tree_cards     # the fewest cards in play at a node that asks them
+    int passive             # lone_farmer's three-seat game (action cards in play): the
+                            # farmer that is not alone, one move of its own a node (-1:
+                            # none, every seat searched)
+    uint64_t key_salt       # xor-ed into every key of that game (0 otherwise): its values
+                            # are not the position's, and never meet the search's own
     int etc_cards_three     # FLAG_THREE_ETC: the fewest cards in play at a node that
                             # looks its children up first
     int noise               # lazy SMP: this thread's ordering perturbation (0: none)
