@@ -51,9 +51,10 @@ farmer's turn: then the value is not negated), in C without the GIL:
   (``search_in_rounds``; two seats only with FLAG_TWO_ROUNDS, off: measured, the history);
 * after each round of those orders, in win/loss mode, the two-seat game of the landlord
   against each farmer alone, the other farmer passing throughout: a loss there is a loss
-  of the deal (``lone_farmer``; FLAG_LONE_FARMER; with action cards in play, where the
-  turn does not pass as between two seats, the three-seat game with the other farmer
-  held to one move a node, ``partner_passive``); in the rounds of at least 1.6 M nodes
+  of the deal (``lone_farmer``; FLAG_LONE_FARMER); then the three-seat game with the
+  other farmer held to one move a node (``partner_passive``: with action cards in play,
+  where the turn does not pass as between two seats, instead of the two-seat games); in
+  the rounds of at least 1.6 M nodes
   an order, the same games at every node below the root of at least 24 cards in play,
   within 8,000 nodes each (FLAG_LONE_TREE);
 * node and time limits stop the search with an "unknown" result; threads search the same root
@@ -487,10 +488,10 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         store(S.tt, key, -1, EXACT, NO_MOVE, 1)
         return -1
     if p.current == S.passive and m > 1:
-        # lone_farmer's three-seat game: the farmer that is not alone plays one move, the
-        # pass where it answers, else the move the ordering puts first (any choice of a
-        # legal move is sound there: lone_farmer)
-        j = pass_index(moves, n) if p.table != 0 else -1
+        # partner_passive's game: the farmer that is not alone plays one move, the pass
+        # where it answers (S.passive_plays: only where it leads), else the move the
+        # ordering puts first (any choice of a legal move is sound there)
+        j = pass_index(moves, n) if p.table != 0 and not S.passive_plays else -1
         if j < 0:
             order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n,
                         sink.cap - n)
@@ -942,6 +943,7 @@ cdef class SolverCore:
         S.noise = thread * 7919
         S.lone_tree = 0
         S.passive = -1
+        S.passive_plays = 0
         S.key_salt = 0
         S.lone_tree_from = lone_tree_from
         S.lone_tree_nodes = lone_tree_nodes
@@ -1192,11 +1194,14 @@ cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
     node of 30 cards or more from the start, within a few thousand nodes, it cost easy
     deals many times their nodes; from the rounds of 1.6 M nodes an order, deals settled
     within about 6 M nodes keep their trees, while the wins of the farmers together that
-    one farmer finishes alone settle rounds sooner. Where a hand holds action cards (no
-    two-seat game of p's: they move the turn) and p is the root (root), the three-seat
-    game with the other farmer held to one move a node instead (partner_passive); inside
-    the tree too, it cost more than it saved (Uno the Landlord's deal 1 15.6 M -> 55.1 M
-    nodes, the others the same: the history)."""
+    one farmer finishes alone settle rounds sooner. At the root (root), the three-seat
+    game with the other farmer held to one move a node as well (partner_passive): where a
+    hand holds action cards (no two-seat game of p's: they move the turn) instead of the
+    two-seat games, the held farmer passing where it answers; in the classic game after
+    them, the held farmer answering as the ordering says, for the wins that take both
+    farmers' cards (within the same budget: half or a quarter of it settled fewer deals).
+    Inside the tree too, it cost more than it saved (Uno the Landlord's deal 1 15.6 M ->
+    55.1 M nodes, the others the same: the history)."""
     cdef Pos r
     cdef int seat, v, index = NO_MOVE
     cdef uint64_t chains[3]
@@ -1209,7 +1214,7 @@ cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
             continue
         if actions:
             if root:
-                v = partner_passive(S, p, key, seat, budget)
+                v = partner_passive(S, p, key, seat, budget, False)
                 if v != 0:
                     return v             # settled (and stored), or ABORT
             continue
@@ -1248,18 +1253,28 @@ cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
         v = -1 if p.current == p.landlord else 1
         store(S.tt, key, v, EXACT, index, S.nodes - start)
         return v
+    if root and not actions:
+        # the farmers' wins that take both: the held farmer answering as the ordering
+        # says, not passing throughout (the two-seat games above)
+        for seat in range(3):
+            if seat != p.landlord:
+                v = partner_passive(S, p, key, seat, budget, True)
+                if v != 0:
+                    return v
     return 0
 
 
 cdef int partner_passive(Searcher* S, const Pos* p, uint64_t key, int alone,
-                         uint64_t budget) noexcept nogil:
-    """lone_farmer where a hand holds action cards (Uno the Landlord), for the farmer
-    ``alone`` of the three-seat position p (key): p searched within budget nodes with the
-    other farmer held to one move a node (S.passive: the pass where it answers, else the
-    move the ordering puts first), every other seat searched as ever, every key salted
-    apart (S.key_salt). -1 for the landlord to act, +1 for a farmer, stored under key, where
-    the farmers win that search; 0 where the landlord wins it or its budget stops it; ABORT
-    where a limit stopped the solve or the round.
+                         uint64_t budget, bint plays) noexcept nogil:
+    """lone_farmer's held-farmer game, for the farmer ``alone`` of the three-seat position
+    p (key): p searched within budget nodes with the other farmer held to one move a node
+    (S.passive: the pass where it answers, unless plays, else the move the ordering puts
+    first), every other seat searched as ever, every key salted apart (S.key_salt). -1 for
+    the landlord to act, +1 for a farmer, stored under key, where the farmers win that
+    search; 0 where the landlord wins it or its budget stops it; ABORT where a limit
+    stopped the solve or the round. Where a hand holds action cards (Uno the Landlord) the
+    held farmer passes where it answers; in the classic game, where the two-seat games of
+    lone_position already hold a farmer to passing, it answers as the ordering says.
 
     Why a farmers' win there is a win of p: the value that search gives a node is the
     minimax value over a subset of the moves at the held farmer's nodes (every move at the
@@ -1270,9 +1285,11 @@ cdef int partner_passive(Searcher* S, const Pos* p, uint64_t key, int alone,
     landlord (the moves left out lose too, by the shortcuts' own proofs), at the free
     farmer's one move wins, and at the held farmer's the one move it searches wins, which
     that farmer may play. Any choice of that move would do, even a different one at each
-    visit; a landlord's win there proves nothing, so its values are keyed apart. Unlike
-    the two-seat game of lone_position, the held farmer may have to lead: a Skip or Reverse
-    played on an empty table hands the lead on."""
+    visit; a landlord's win there proves nothing, so its values are keyed apart from the
+    search's (the two kinds of held game may share them: a farmers' win either stores is
+    one of the real game, and a value that proves nothing never makes one). Unlike the
+    two-seat game of lone_position, the held farmer may lead (its own move standing, or a
+    Skip or Reverse played on an empty table handing the lead on)."""
     cdef int other = 3 - p.landlord - alone, v, seat, index = NO_MOVE
     cdef uint64_t chains[3]
     cdef uint64_t data, start = S.nodes, round_end = S.round_end, lone_tree = S.lone_tree
@@ -1280,12 +1297,14 @@ cdef int partner_passive(Searcher* S, const Pos* p, uint64_t key, int alone,
     for seat in range(3):
         chains[seat] = chain_ranks_in(p.hands[seat], &S.rs)
     S.passive = other
+    S.passive_plays = plays
     S.key_salt = salt
     S.lone_tree = 0
     S.round_end = min(S.nodes + budget, round_end)
     S.aborted = 0
     v = search(S, p, -1, 1, key ^ salt, chains, p.current != p.landlord)
     S.passive = -1
+    S.passive_plays = 0
     S.key_salt = 0
     S.lone_tree = lone_tree
     S.round_end = round_end

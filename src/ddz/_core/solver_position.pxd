@@ -62,6 +62,7 @@ ctypedef struct Searcher:
     int passive             # lone_farmer's three-seat game (action cards in play): the
                             # farmer that is not alone, one move of its own a node (-1:
                             # none, every seat searched)
+    int passive_plays       # that farmer answers as the ordering says (0: it passes)
     uint64_t key_salt       # xor-ed into every key of that game (0 otherwise): its values
                             # are not the position's, and never meet the search's own
     int etc_cards_three     # FLAG_THREE_ETC: the fewest cards in play at a node that
