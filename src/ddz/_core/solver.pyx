@@ -54,9 +54,8 @@ farmer's turn: then the value is not negated), in C without the GIL:
   of the deal (``lone_farmer``; FLAG_LONE_FARMER); then the three-seat game with the
   other farmer held to one move a node (``partner_passive``: with action cards in play,
   where the turn does not pass as between two seats, instead of the two-seat games); in
-  the rounds of at least 1.6 M nodes
-  an order, the same games at every node below the root of at least 24 cards in play,
-  within 8,000 nodes each (FLAG_LONE_TREE);
+  the rounds of at least 1.6 M nodes an order, the two-seat games at every node below the
+  root of at least 24 cards in play, within 8,000 nodes each (FLAG_LONE_TREE);
 * node and time limits stop the search with an "unknown" result; threads search the same root
   on one shared table with different orderings (lazy SMP) and the first to finish answers.
 

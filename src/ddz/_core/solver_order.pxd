@@ -84,11 +84,12 @@ cdef enum:
     FLAG_LONE_FARMER = 16777216 # three seats, win/loss mode, search_in_rounds: after each
                                 # round's orders, each farmer alone against the landlord
                                 # (lone_farmer: the landlord's loss there is one of the
-                                # root's; with action cards in play, the three-seat game
-                                # with the other farmer held to one move, partner_passive)
+                                # root's), then the three-seat game with the other farmer
+                                # held to one move a node (partner_passive; with action
+                                # cards in play, instead)
     FLAG_LONE_TREE = 33554432   # three seats, win/loss mode, search_in_rounds: in the
-                                # rounds of at least lone_tree_from nodes an order, the same
-                                # games at every node below the root of at least
+                                # rounds of at least lone_tree_from nodes an order, the
+                                # two-seat games at every node below the root of at least
                                 # lone_tree_cards cards in play, lone_tree_nodes each
     FLAG_SCORE_BOMBS = 67108864 # score mode: a side that plays bombs nobody answers, then
                                 # wins statically, wins by at least 1 + those bombs (+ a
