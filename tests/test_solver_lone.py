@@ -132,7 +132,7 @@ def with_actions(game: ddz.Game) -> bool:
 
 def test_lone_farmer_with_action_cards_wins_are_wins_by_minimax() -> None:
     # action cards in play: the three-seat game with the other farmer held to one move a
-    # node (partner_passive). Every position it settles is settled so by the minimax, with
+    # node (held_farmer). Every position it settles is settled so by the minimax, with
     # a legal move that keeps the value, and it settles most of the farmers' wins
     found = {"landlord": 0, "farmer plays": 0}  # the positions are leads: no pass
     farmer_wins = 0

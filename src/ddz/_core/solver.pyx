@@ -52,7 +52,7 @@ farmer's turn: then the value is not negated), in C without the GIL:
 * after each round of those orders, in win/loss mode, the two-seat game of the landlord
   against each farmer alone, the other farmer passing throughout: a loss there is a loss
   of the deal (``lone_farmer``; FLAG_LONE_FARMER); then the three-seat game with the
-  other farmer held to one move a node (``partner_passive``: with action cards in play,
+  other farmer held to one move a node (``held_farmer``: with action cards in play,
   where the turn does not pass as between two seats, instead of the two-seat games); in
   the rounds of at least 1.6 M nodes an order, the two-seat games at every node below the
   root of at least 24 cards in play, within 8,000 nodes each (FLAG_LONE_TREE);
@@ -486,11 +486,11 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             farmer_static_loss(&S.rs, S.statics, p, moves, order, m, moves + n, sink.cap - n):
         store(S.tt, key, -1, EXACT, NO_MOVE, 1)
         return -1
-    if p.current == S.passive and m > 1:
-        # partner_passive's game: the farmer that is not alone plays one move, the pass
-        # where it answers (S.passive_plays: only where it leads), else the move the
-        # ordering puts first (any choice of a legal move is sound there)
-        j = pass_index(moves, n) if p.table != 0 and not S.passive_plays else -1
+    if p.current == S.held and m > 1:
+        # held_farmer's game: the farmer that is not alone plays one move, the pass where
+        # it answers (S.held_answers: only where it leads), else the move the ordering
+        # puts first (any choice of a legal move is sound there)
+        j = pass_index(moves, n) if p.table != 0 and not S.held_answers else -1
         if j < 0:
             order_moves(S, p, &opponents, moves, scores, order, m, tt_index, moves + n,
                         sink.cap - n)
@@ -941,8 +941,8 @@ cdef class SolverCore:
         S.spring = self.spring
         S.noise = thread * 7919
         S.lone_tree = 0
-        S.passive = -1
-        S.passive_plays = 0
+        S.held = -1
+        S.held_answers = 0
         S.key_salt = 0
         S.lone_tree_from = lone_tree_from
         S.lone_tree_nodes = lone_tree_nodes
@@ -1175,6 +1175,27 @@ cdef bint lone_position(const Pos* p, int alone, Pos* r) noexcept nogil:
     return True
 
 
+cdef int search_within(Searcher* S, const Pos* p, uint64_t key, const uint64_t* chains,
+                       bint cut, uint64_t budget) noexcept nogil:
+    """search of p (key) in win/loss mode within budget nodes and the round's end
+    (S.round_end, kept): its value, +1 or -1; 0 where its own budget stopped it (unknown);
+    ABORT where a limit stopped the solve or the round ended. lone_farmer's and
+    held_farmer's games: a search stopped at its budget stores nothing on its way back, so
+    what it proved stays for the next round."""
+    cdef uint64_t round_end = S.round_end
+    cdef int v
+    S.round_end = min(S.nodes + budget, round_end)
+    S.aborted = 0
+    v = search(S, p, -1, 1, key, chains, cut)
+    S.round_end = round_end
+    if v == ABORT:
+        if S.stop[0] or S.overflow or S.nodes >= round_end:
+            return ABORT
+        S.aborted = 0
+        return 0
+    return v
+
+
 cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
                      bint root) noexcept nogil:
     """FLAG_LONE_FARMER, at the three-seat root p (key) in win/loss mode, and FLAG_LONE_TREE
@@ -1194,7 +1215,7 @@ cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
     deals many times their nodes; from the rounds of 1.6 M nodes an order, deals settled
     within about 6 M nodes keep their trees, while the wins of the farmers together that
     one farmer finishes alone settle rounds sooner. At the root (root), the three-seat
-    game with the other farmer held to one move a node as well (partner_passive): where a
+    game with the other farmer held to one move a node as well (held_farmer): where a
     hand holds action cards (no two-seat game of p's: they move the turn) instead of the
     two-seat games, the held farmer passing where it answers; in the classic game after
     them, the held farmer answering as the ordering says, for the wins that take both
@@ -1204,35 +1225,26 @@ cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
     cdef Pos r
     cdef int seat, v, index = NO_MOVE
     cdef uint64_t chains[3]
-    cdef uint64_t lone_key, data, start = S.nodes, round_end = S.round_end
+    cdef uint64_t lone_key, data, start = S.nodes
     cdef Py_ssize_t i
     cdef Sink sink
     cdef bint actions = holds_actions(p.hands[0] + p.hands[1] + p.hands[2])
+    if actions:
+        # no two-seat game of p's: the held farmer's game alone, passing where it answers
+        return held_farmer(S, p, key, budget, False) if root else 0
     for seat in range(3):
-        if seat == p.landlord:
-            continue
-        if actions:
-            if root:
-                v = partner_passive(S, p, key, seat, budget, False)
-                if v != 0:
-                    return v             # settled (and stored), or ABORT
-            continue
-        if not lone_position(p, seat, &r):
+        if seat == p.landlord or not lone_position(p, seat, &r):
             continue
         chains[0] = chain_ranks_in(r.hands[0], &S.rs)
         chains[1] = chain_ranks_in(r.hands[1], &S.rs)
         chains[2] = 0
         # the game's own key, so that its best move is stored for the landlord's moves
         lone_key = pos_key(&r, 0, False)
-        S.round_end = min(S.nodes + budget, round_end)
-        S.aborted = 0
-        v = search(S, &r, -1, 1, lone_key, chains, r.current == 1)
-        S.round_end = round_end
+        v = search_within(S, &r, lone_key, chains, r.current == 1, budget)
         if v == ABORT:
-            if S.stop[0] or S.overflow or S.nodes >= round_end:
-                return ABORT             # a limit, or the round's end
-            S.aborted = 0                # its own budget: unknown
-            continue
+            return ABORT                 # a limit, or the round's end
+        if v == 0:
+            continue                     # its own budget: unknown
         if r.current != 0:
             v = -v                       # the landlord's value
         if v > 0:
@@ -1252,28 +1264,23 @@ cdef int lone_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
         v = -1 if p.current == p.landlord else 1
         store(S.tt, key, v, EXACT, index, S.nodes - start)
         return v
-    if root and not actions:
-        # the farmers' wins that take both: the held farmer answering as the ordering
-        # says, not passing throughout (the two-seat games above)
-        for seat in range(3):
-            if seat != p.landlord:
-                v = partner_passive(S, p, key, seat, budget, True)
-                if v != 0:
-                    return v
-    return 0
+    # the farmers' wins that take both: the held farmer answering as the ordering says,
+    # not passing throughout (the two-seat games above)
+    return held_farmer(S, p, key, budget, True) if root else 0
 
 
-cdef int partner_passive(Searcher* S, const Pos* p, uint64_t key, int alone,
-                         uint64_t budget, bint plays) noexcept nogil:
-    """lone_farmer's held-farmer game, for the farmer ``alone`` of the three-seat position
-    p (key): p searched within budget nodes with the other farmer held to one move a node
-    (S.passive: the pass where it answers, unless plays, else the move the ordering puts
+cdef int held_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
+                     bint answers) noexcept nogil:
+    """lone_farmer's held-farmer games: for each farmer in turn, the three-seat position p
+    (key) searched within budget nodes with the other farmer held to one move a node
+    (S.held: the pass where it answers, unless answers, else the move the ordering puts
     first), every other seat searched as ever, every key salted apart (S.key_salt). -1 for
-    the landlord to act, +1 for a farmer, stored under key, where the farmers win that
-    search; 0 where the landlord wins it or its budget stops it; ABORT where a limit
-    stopped the solve or the round. Where a hand holds action cards (Uno the Landlord) the
-    held farmer passes where it answers; in the classic game, where the two-seat games of
-    lone_position already hold a farmer to passing, it answers as the ordering says.
+    the landlord to act, +1 for a farmer, stored under key, where the farmers win one of
+    those searches; 0 where the landlord wins both or their budgets stop them; ABORT where
+    a limit stopped the solve or the round. Where a hand holds action cards (Uno the
+    Landlord) the held farmer passes where it answers; in the classic game, where the
+    two-seat games of lone_position already hold a farmer to passing, it answers as the
+    ordering says.
 
     Why a farmers' win there is a win of p: the value that search gives a node is the
     minimax value over a subset of the moves at the held farmer's nodes (every move at the
@@ -1289,35 +1296,36 @@ cdef int partner_passive(Searcher* S, const Pos* p, uint64_t key, int alone,
     one of the real game, and a value that proves nothing never makes one). Unlike the
     two-seat game of lone_position, the held farmer may lead (its own move standing, or a
     Skip or Reverse played on an empty table handing the lead on)."""
-    cdef int other = 3 - p.landlord - alone, v, seat, index = NO_MOVE
+    cdef int alone, held, v, seat, index
     cdef uint64_t chains[3]
-    cdef uint64_t data, start = S.nodes, round_end = S.round_end, lone_tree = S.lone_tree
-    cdef uint64_t salt = mix64(<uint64_t>(other + 1) * 0x9E3779B97F4A7C15ULL)
+    cdef uint64_t data, salt, start, lone_tree = S.lone_tree
     for seat in range(3):
         chains[seat] = chain_ranks_in(p.hands[seat], &S.rs)
-    S.passive = other
-    S.passive_plays = plays
-    S.key_salt = salt
-    S.lone_tree = 0
-    S.round_end = min(S.nodes + budget, round_end)
-    S.aborted = 0
-    v = search(S, p, -1, 1, key ^ salt, chains, p.current != p.landlord)
-    S.passive = -1
-    S.passive_plays = 0
-    S.key_salt = 0
-    S.lone_tree = lone_tree
-    S.round_end = round_end
-    if v == ABORT:
-        if S.stop[0] or S.overflow or S.nodes >= round_end:
+    for alone in range(3):
+        if alone == p.landlord:
+            continue
+        held = 3 - p.landlord - alone
+        salt = mix64(<uint64_t>(held + 1) * 0x9E3779B97F4A7C15ULL)
+        start = S.nodes
+        S.held = held
+        S.held_answers = answers
+        S.key_salt = salt
+        S.lone_tree = 0
+        v = search_within(S, p, key ^ salt, chains, p.current != p.landlord, budget)
+        S.held = -1
+        S.held_answers = 0
+        S.key_salt = 0
+        S.lone_tree = lone_tree
+        if v == ABORT:
             return ABORT                 # a limit, or the round's end
-        S.aborted = 0                    # its own budget: unknown
-        return 0
-    if (v > 0) == (p.current == p.landlord):
-        return 0                         # the landlord wins it: nothing known
-    if probe(S.tt, key ^ salt, &data):
-        index = <int>(data & 0xFFFF)
-    store(S.tt, key, v, EXACT, index, S.nodes - start)
-    return v
+        if v == 0 or (v > 0) == (p.current == p.landlord):
+            continue                     # its own budget, or the landlord wins it
+        index = NO_MOVE
+        if probe(S.tt, key ^ salt, &data):
+            index = <int>(data & 0xFFFF)
+        store(S.tt, key, v, EXACT, index, S.nodes - start)
+        return v
+    return 0
 
 
 cdef int score_by_windows(Searcher* S, Pos* p, const uint64_t* chains, uint64_t* best,

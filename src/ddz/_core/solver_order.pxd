@@ -85,7 +85,7 @@ cdef enum:
                                 # round's orders, each farmer alone against the landlord
                                 # (lone_farmer: the landlord's loss there is one of the
                                 # root's), then the three-seat game with the other farmer
-                                # held to one move a node (partner_passive; with action
+                                # held to one move a node (held_farmer; with action
                                 # cards in play, instead)
     FLAG_LONE_TREE = 33554432   # three seats, win/loss mode, search_in_rounds: in the
                                 # rounds of at least lone_tree_from nodes an order, the

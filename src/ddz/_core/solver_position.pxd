@@ -59,9 +59,9 @@ ctypedef struct Searcher:
     uint64_t lone_tree_from # the rounds that ask them: at least this many nodes an order
     uint64_t lone_tree_nodes    # the nodes of each game there
     int lone_tree_cards     # the fewest cards in play at a node that asks them
-    int passive             # partner_passive's game: the farmer held to one move a node
+    int held                # held_farmer's game: the farmer held to one move a node
                             # (-1: none, every seat searched)
-    int passive_plays       # that farmer answers as the ordering says (0: it passes)
+    int held_answers        # that farmer answers as the ordering says (0: it passes)
     uint64_t key_salt       # xor-ed into every key of that game (0 otherwise): its values
                             # are not the position's, and never meet the search's own
     int etc_cards_three     # FLAG_THREE_ETC: the fewest cards in play at a node that
