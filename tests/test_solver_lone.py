@@ -172,6 +172,28 @@ def test_held_farmer_games_are_keyed_apart() -> None:
     assert seen >= 5, seen  # 21 (measured)
 
 
+def test_held_farmer_wins_are_stored_under_the_positions_own_keys() -> None:
+    # the held game stores its farmers' wins under the positions' own keys (held_key), for
+    # the deal's search to reuse, and reads the deal's own entries first: where the
+    # landlord wins, the held game settles nothing, and the solves after it on the same
+    # table, one on the held game's own keys (a second held game) and the whole search,
+    # still find the landlord's win; where the farmers win, every value is the minimax's
+    seen = 0
+    for seed in range(300):
+        game = action_position(3_000 + seed)
+        if not with_actions(game):
+            continue
+        truth = reference.value_for_side_to_act(game)
+        solver = ddz.Solver(UNO, memory_mb=1)
+        first, _ = solver._core._lone_farmer(*fields(game), 100_000)
+        again, _ = solver._core._lone_farmer(*fields(game), 100_000)
+        assert first == again, (game.hands, game.current_player)
+        assert first in (0, truth), (game.hands, game.current_player)
+        assert solver.solve(game, line=False).value == truth, (game.hands, game.current_player)
+        seen += (truth == 1) == (game.current_player == game.landlord)
+    assert seen >= 20, seen  # the landlord's wins among them
+
+
 @pytest.mark.parametrize(
     ("rules", "position", "first_seed"),
     [(RULES, lone_position, 10_000), (UNO, action_position, 5_000)],

@@ -288,6 +288,29 @@ cdef inline void load_side_opponents(int flags, const Pos* p, Opponents* o) noex
             o.room -= p.let
 
 
+cdef inline uint64_t held_key(const Searcher* S, const Pos* p, uint64_t key,
+                              int value) noexcept nogil:
+    """The key to store p's value under (key: p's key in the game searched). In
+    held_farmer's game (S.key_salt set) a farmers' win is one of the real game (held_farmer
+    gives the argument, node by node), so it goes under the position's own key, for the
+    deal's own search to reuse; a landlord's win there proves nothing and stays salted.
+    Measured (the history): 76 against 75 of the 100 three-seat whole deals within 40 M
+    nodes, a fifth fewer nodes and CPU on the 75 both settle."""
+    if S.key_salt != 0 and (value > 0) != (p.current == p.landlord):
+        return key ^ S.key_salt
+    return key
+
+
+cdef inline int probe_held(const Searcher* S, uint64_t key, uint64_t* data) noexcept nogil:
+    """probe, in held_farmer's game the position's own key first: every value the real
+    game holds is one of the held game too (a farmers' win is what the held game's wins
+    stand for; a landlord's win against every farmer's play is one against the held
+    farmer's), then the held game's own salted entry."""
+    if S.key_salt != 0 and probe(S.tt, key ^ S.key_salt, data):
+        return 1
+    return probe(S.tt, key, data)
+
+
 cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
                 const uint64_t* chains, bint cut) noexcept nogil:
     """The value of p for the side to act, within (alpha, beta) fail-soft; ABORT if a limit
@@ -350,7 +373,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
     if S.nodes >= S.round_end:
         S.aborted = 1                # a round of search_in_rounds is over: not a stop
         return ABORT
-    if probe(S.tt, key, &data):
+    if probe_held(S, key, &data):
         value = <int>((data >> 24) & 255) - 128
         bound = <int>((data >> 16) & 3)
         if bound == EXACT:
@@ -377,7 +400,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         load_side_opponents(S.flags, p, &opponents)
         if static_win(&S.rs, S.statics, p, line_opponents(p, &opponents, &line), moves,
                       STACK_SIZE - base, STATIC_BUDGET, NULL):
-            store(S.tt, key, 1, won, NO_MOVE, 1)
+            store(S.tt, held_key(S, p, key, 1), 1, won, NO_MOVE, 1)
             return 1
     sink.out = moves
     sink.cap = STACK_SIZE - base
@@ -396,7 +419,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
                 best = v
                 best_index = <int>i
     if best > 0 and (not S.score_mode or best >= beta):
-        store(S.tt, key, best, EXACT if not S.score_mode else LOWER, best_index, 1)
+        store(S.tt, held_key(S, p, key, best), best, EXACT if not S.score_mode else LOWER,
+              best_index, 1)
         return best
     # a leader that splits its hand into unanswerable moves and one more
     if not early_static:
@@ -408,7 +432,7 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         v = bombs_first_win(&S.rs, S.statics, p, &opponents, moves, n, moves + n,
                             sink.cap - n, beta, spring_open(S, p), base == 0, &index)
         if v > 0:
-            store(S.tt, key, v, LOWER, index if index >= 0 else NO_MOVE, 1)
+            store(S.tt, held_key(S, p, key, v), v, LOWER, index if index >= 0 else NO_MOVE, 1)
             return v
     if base == 0 and p.table == 0 and statics and \
             static_win(&S.rs, S.statics, p, line_opponents(p, &opponents, &line), moves + n,
@@ -417,18 +441,18 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             if moves[i] == move:
                 best_index = <int>i
                 break
-        store(S.tt, key, 1, won, best_index, 1)
+        store(S.tt, held_key(S, p, key, 1), 1, won, best_index, 1)
         return 1
     if p.table != 0 and statics and \
             answer_static_win(&S.rs, S.statics, p, line_opponents(p, &opponents, &line),
                               moves, n, moves + n, sink.cap - n, &index):
-        store(S.tt, key, 1, won, index, 1)
+        store(S.tt, held_key(S, p, key, 1), 1, won, index, 1)
         return 1
     if p.players == 3 and p.current != p.landlord and statics and \
             S.flags & FLAG_TEAM_STATIC and \
             team_static_win(&S.rs, S.statics, p, &opponents, moves, n, moves + n, sink.cap - n,
                             &index, S.flags & FLAG_TEAM_COVER):
-        store(S.tt, key, 1, won, index, 1)
+        store(S.tt, held_key(S, p, key, 1), 1, won, index, 1)
         return 1
     # the cards still in the three hands, for the two win/loss tests below that ask (the
     # lone tree, the three-seat cutoff); not counted where neither can
@@ -479,12 +503,12 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             lord_static_loss(&S.rs, S.statics, p, moves, order, m, moves + n, sink.cap - n):
         # every move the node would search meets a farmer's ready answer (at nodes expected
         # lost, which search every move; below the root, whose moves are read back)
-        store(S.tt, key, -1, EXACT, NO_MOVE, 1)
+        store(S.tt, held_key(S, p, key, -1), -1, EXACT, NO_MOVE, 1)
         return -1
     if p.players == 3 and p.current != p.landlord and not cut and base > 0 and \
             not S.score_mode and S.flags & FLAG_FARMER_LOSS and \
             farmer_static_loss(&S.rs, S.statics, p, moves, order, m, moves + n, sink.cap - n):
-        store(S.tt, key, -1, EXACT, NO_MOVE, 1)
+        store(S.tt, held_key(S, p, key, -1), -1, EXACT, NO_MOVE, 1)
         return -1
     if p.current == S.held and m > 1:
         # held_farmer's game: the farmer that is not alone plays one move, the pass where
@@ -551,12 +575,12 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
             index = order[j]
             if ends_game(p, moves[index]):
                 continue
-            if probe(S.tt, keys[index], &data) and ((data >> 16) & 3) == EXACT:
+            if probe_held(S, keys[index], &data) and ((data >> 16) & 3) == EXACT:
                 v = <int>((data >> 24) & 255) - 128
                 if side_of(p, ahead_child[j].current) != side_of(p, p.current):
                     v = -v
                 if v >= beta:
-                    store(S.tt, key, v, EXACT, index, 1)
+                    store(S.tt, held_key(S, p, key, v), v, EXACT, index, 1)
                     return v
     S.top = base + n
     for i in range(m):
@@ -629,8 +653,8 @@ cdef int search(Searcher* S, const Pos* p, int alpha, int beta, uint64_t key,
         bound = UPPER
     else:
         bound = LOWER
-    store(S.tt, key, best, bound, best_index if 0 <= best_index < NO_MOVE else NO_MOVE,
-          S.nodes - start_nodes)
+    store(S.tt, held_key(S, p, key, best), best, bound,
+          best_index if 0 <= best_index < NO_MOVE else NO_MOVE, S.nodes - start_nodes)
     return best
 
 
@@ -1274,7 +1298,7 @@ cdef int held_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
     """lone_farmer's held-farmer games: for each farmer in turn, the three-seat position p
     (key) searched within budget nodes with the other farmer held to one move a node
     (S.held: the pass where it answers, unless answers, else the move the ordering puts
-    first), every other seat searched as ever, every key salted apart (S.key_salt). -1 for
+    first), every other seat searched as ever, its keys salted apart (S.key_salt). -1 for
     the landlord to act, +1 for a farmer, stored under key, where the farmers win one of
     those searches; 0 where the landlord wins both or their budgets stop them; ABORT where
     a limit stopped the solve or the round. Where a hand holds action cards (Uno the
@@ -1291,9 +1315,12 @@ cdef int held_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
     landlord (the moves left out lose too, by the shortcuts' own proofs), at the free
     farmer's one move wins, and at the held farmer's the one move it searches wins, which
     that farmer may play. Any choice of that move would do, even a different one at each
-    visit; a landlord's win there proves nothing, so its values are keyed apart from the
-    search's (the two kinds of held game may share them: a farmers' win either stores is
-    one of the real game, and a value that proves nothing never makes one). Unlike the
+    visit. A landlord's win there proves nothing, so it is stored under the salted key,
+    apart from the search's (the two kinds of held game may share those: a value that
+    proves nothing never makes a farmers' win); a farmers' win is stored under the
+    position's own key (held_key), for the search of p to reuse, and the held game reads
+    the position's own entries first (probe_held: a farmers' win there is one of the real
+    game, all the induction asks of a leaf; a landlord's claims nothing). Unlike the
     two-seat game of lone_position, the held farmer may lead (its own move standing, or a
     Skip or Reverse played on an empty table handing the lead on)."""
     cdef int alone, held, v, seat, index
@@ -1305,7 +1332,10 @@ cdef int held_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
         if alone == p.landlord:
             continue
         held = 3 - p.landlord - alone
-        salt = mix64(<uint64_t>(held + 1) * 0x9E3779B97F4A7C15ULL)
+        # the salt leaves the low 32 bits alone, the bucket's index (at most 2**30 buckets):
+        # a position's salted and own entries share a bucket, so probe_held's second probe
+        # reads the cache line the first fetched
+        salt = mix64(<uint64_t>(held + 1) * 0x9E3779B97F4A7C15ULL) & 0xFFFFFFFF00000000ULL
         start = S.nodes
         S.held = held
         S.held_answers = answers
@@ -1321,8 +1351,8 @@ cdef int held_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
         if v == 0 or (v > 0) == (p.current == p.landlord):
             continue                     # its own budget, or the landlord wins it
         index = NO_MOVE
-        if probe(S.tt, key ^ salt, &data):
-            index = <int>(data & 0xFFFF)
+        if probe(S.tt, key, &data) or probe(S.tt, key ^ salt, &data):
+            index = <int>(data & 0xFFFF)   # its root's move (a farmers' win: held_key)
         store(S.tt, key, v, EXACT, index, S.nodes - start)
         return v
     return 0

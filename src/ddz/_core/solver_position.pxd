@@ -62,8 +62,9 @@ ctypedef struct Searcher:
     int held                # held_farmer's game: the farmer held to one move a node
                             # (-1: none, every seat searched)
     int held_answers        # that farmer answers as the ordering says (0: it passes)
-    uint64_t key_salt       # xor-ed into every key of that game (0 otherwise): its values
-                            # are not the position's, and never meet the search's own
+    uint64_t key_salt       # xor-ed into every key of that game (0 otherwise): its
+                            # landlord's wins are not the position's, and never meet the
+                            # search's own (its farmers' wins are: held_key)
     int etc_cards_three     # FLAG_THREE_ETC: the fewest cards in play at a node that
                             # looks its children up first
     int noise               # lazy SMP: this thread's ordering perturbation (0: none)
