@@ -7,7 +7,7 @@ after them) against the slow minimax of tests/solver_reference.py."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -130,17 +130,22 @@ def with_actions(game: ddz.Game) -> bool:
     return any(action in str(hand) for hand in game.hands for action in "SV")
 
 
+def action_cases(first_seed: int, count: int) -> Iterator[tuple[ddz.Game, int]]:
+    """(position, its minimax value for the side to act) of action_position's seeds
+    first_seed .. first_seed + count - 1 that hold an action card."""
+    for seed in range(first_seed, first_seed + count):
+        game = action_position(seed)
+        if with_actions(game):
+            yield game, reference.value_for_side_to_act(game)
+
+
 def test_lone_farmer_with_action_cards_wins_are_wins_by_minimax() -> None:
     # action cards in play: the three-seat game with the other farmer held to one move a
     # node (held_farmer). Every position it settles is settled so by the minimax, with
     # a legal move that keeps the value, and it settles most of the farmers' wins
     found = {"landlord": 0, "farmer plays": 0}  # the positions are leads: no pass
     farmer_wins = 0
-    for seed in range(200):
-        game = action_position(seed)
-        if not with_actions(game):
-            continue
-        truth = reference.value_for_side_to_act(game)
+    for game, truth in action_cases(0, 200):
         farmer_wins += (truth == 1) != (game.current_player == game.landlord)
         kind = settled_by_lone_farmer(UNO, game, truth)
         if kind is not None:
@@ -156,11 +161,7 @@ def test_held_farmer_games_are_keyed_apart() -> None:
     # Landlord's positions: of lone_position's classic ones, the held game with its farmer
     # answering as the ordering says leaves no farmers' win open)
     seen = 0
-    for seed in range(400):
-        game = action_position(1_000 + seed)
-        if not with_actions(game):
-            continue
-        truth = reference.value_for_side_to_act(game)
+    for game, truth in action_cases(1_000, 400):
         if (truth == 1) == (game.current_player == game.landlord):
             continue  # a landlord's win
         solver = ddz.Solver(UNO, memory_mb=1)
@@ -179,11 +180,7 @@ def test_held_farmer_wins_are_stored_under_the_positions_own_keys() -> None:
     # table, one on the held game's own keys (a second held game) and the whole search,
     # still find the landlord's win; where the farmers win, every value is the minimax's
     seen = 0
-    for seed in range(300):
-        game = action_position(3_000 + seed)
-        if not with_actions(game):
-            continue
-        truth = reference.value_for_side_to_act(game)
+    for game, truth in action_cases(3_000, 300):
         solver = ddz.Solver(UNO, memory_mb=1)
         first, _ = solver._core._lone_farmer(*fields(game), 100_000)
         again, _ = solver._core._lone_farmer(*fields(game), 100_000)
@@ -191,7 +188,7 @@ def test_held_farmer_wins_are_stored_under_the_positions_own_keys() -> None:
         assert first in (0, truth), (game.hands, game.current_player)
         assert solver.solve(game, line=False).value == truth, (game.hands, game.current_player)
         seen += (truth == 1) == (game.current_player == game.landlord)
-    assert seen >= 20, seen  # the landlord's wins among them
+    assert seen >= 20, seen  # the landlord's wins: 56 of the 278 (measured)
 
 
 @pytest.mark.parametrize(
