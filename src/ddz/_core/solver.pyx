@@ -1351,8 +1351,10 @@ cdef int held_farmer(Searcher* S, const Pos* p, uint64_t key, uint64_t budget,
         if v == 0 or (v > 0) == (p.current == p.landlord):
             continue                     # its own budget, or the landlord wins it
         index = NO_MOVE
-        if probe(S.tt, key, &data) or probe(S.tt, key ^ salt, &data):
-            index = <int>(data & 0xFFFF)   # its root's move (a farmers' win: held_key)
+        if probe(S.tt, key, &data):
+            # its root's move: a farmers' win is stored under the position's own key
+            # (held_key), never under the salted one
+            index = <int>(data & 0xFFFF)
         store(S.tt, key, v, EXACT, index, S.nodes - start)
         return v
     return 0
